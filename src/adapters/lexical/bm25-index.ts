@@ -1,0 +1,242 @@
+/**
+ * An in-memory inverted index scored with Okapi BM25 exactly as SQLite FTS5's `bm25()` scores a query of
+ * OR'ed terms (k1 = 1.2, b = 0.75):
+ *
+ *   score(d) = Σ_t idf(t) · tf(t,d)·(k1 + 1) / (tf(t,d) + k1·(1 − b + b·|d| / avgdl))
+ *   idf(t)   = ln((N − n(t) + 0.5) / (n(t) + 0.5)), or 1e-6 when that is ≤ 0
+ *
+ * with N, n(t) and avgdl over the docs of this index (one tenant). Why not FTS5 itself: FTS5 scores every
+ * row that matches any query term, then sorts; a question's common words ("what", "the", "service") match
+ * half of a 100k-doc tenant and one query took ~280 ms. Here one query costs one pass over its terms'
+ * postings in typed arrays (tens of nanoseconds a posting) and a k-sized heap.
+ *
+ * One deliberate difference, from SKIP_COMMON_FROM docs on: a term in at least half of the docs has FTS5's
+ * floor idf (1e-6), so it moves no score by more than ~2e-6, yet its postings are the longest ("the",
+ * "what"). Its postings are skipped: such a term alone no longer makes a doc a hit, and its best score is
+ * reported as that floor (it matched, but is worth nothing), which keeps the read path's lexical ceiling as it
+ * was. Small indexes score every term, so a young memory still finds its few docs by any shared word.
+ *
+ * Docs live in slots. A removed doc's slot is marked dead and skipped; its postings stay until enough
+ * slots are dead, then everything is rebuilt compactly from each live doc's term list.
+ */
+import { TopK } from '../vector/top-k.js';
+import { analyze } from './analyzer.js';
+
+const K1 = 1.2;
+const B = 0.75;
+const MIN_IDF = 1e-6;
+/** Index size from which floor-idf terms are skipped (see above). */
+export const SKIP_COMMON_FROM = 1000;
+/** Rebuild when this share of slots is dead (and at least MIN_DEAD_TO_COMPACT are). */
+const COMPACT_DEAD_SHARE = 0.25;
+const MIN_DEAD_TO_COMPACT = 1024;
+
+export interface LexicalHit {
+  id: number;
+  score: number;
+}
+
+class Postings {
+  slots = new Int32Array(4);
+  tfs = new Uint16Array(4);
+  length = 0;
+  /** Live docs containing the term. */
+  df = 0;
+
+  push(slot: number, tf: number): void {
+    if (this.length === this.slots.length) {
+      const slots = new Int32Array(this.length * 2);
+      slots.set(this.slots);
+      const tfs = new Uint16Array(this.length * 2);
+      tfs.set(this.tfs);
+      this.slots = slots;
+      this.tfs = tfs;
+    }
+    this.slots[this.length] = slot;
+    this.tfs[this.length] = Math.min(tf, 0xffff);
+    this.length++;
+  }
+}
+
+/** Distinct term ids of one doc with their frequencies: [term, tf, term, tf, …]. */
+type TermCounts = Int32Array;
+
+export class Bm25Index {
+  private readonly termIds = new Map<string, number>();
+  private postings: Postings[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private docIds = new Float64Array(64);
+  private lengths = new Float64Array(64);
+  private counts: (TermCounts | undefined)[] = [];
+  private slots = 0;
+  private live = 0;
+  private totalLength = 0;
+  /** Scratch per slot, reused by every search (searches are synchronous): scores and accept verdicts. */
+  private acc = new Float64Array(64);
+  private verdicts = new Uint8Array(64);
+
+  get size(): number {
+    return this.live;
+  }
+
+  has(id: number): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /** Indexes `text` as doc `id` (replacing what `id` had). */
+  add(id: number, text: string): void {
+    this.remove(id);
+    const perTerm = new Map<number, number>();
+    const terms = analyze(text);
+    for (const t of terms) {
+      const tid = this.termId(t);
+      perTerm.set(tid, (perTerm.get(tid) ?? 0) + 1);
+    }
+    const counts = new Int32Array(perTerm.size * 2);
+    let i = 0;
+    for (const [tid, tf] of perTerm) {
+      counts[i++] = tid;
+      counts[i++] = tf;
+    }
+    this.place(id, terms.length, counts);
+  }
+
+  remove(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    const counts = this.counts[slot]!;
+    for (let i = 0; i < counts.length; i += 2) this.postings[counts[i]!]!.df--;
+    this.counts[slot] = undefined;
+    this.docIds[slot] = -1;
+    this.totalLength -= this.lengths[slot]!;
+    this.live--;
+    const dead = this.slots - this.live;
+    if (dead >= MIN_DEAD_TO_COMPACT && dead >= COMPACT_DEAD_SHARE * this.slots) this.compact();
+  }
+
+  /**
+   * The k best docs for OR'ed `terms` (already analyzed, e.g. by `queryTerms`), best first, ties by lower
+   * id. `accept` filters docs (scope, kind, metadata); it is asked only about docs good enough to enter the
+   * top k.
+   */
+  search(terms: readonly string[], k: number, accept?: (id: number) => boolean): LexicalHit[] {
+    return this.searchWithTermBest(terms, k, accept).hits;
+  }
+
+  /**
+   * `search`, plus each distinct term's best single-term score among accepted docs (0 when none), in the
+   * same pass: a posting asks `accept` (once per doc, remembered) only when it beats its term's best so far.
+   */
+  searchWithTermBest(terms: readonly string[], k: number, accept?: (id: number) => boolean): { hits: LexicalHit[]; termBest: number[] } {
+    const distinct = [...new Set(terms)];
+    const termBest = distinct.map(() => 0);
+    if (k <= 0 || this.live === 0) return { hits: [], termBest };
+    const avgdl = this.totalLength / this.live || 1;
+    const base = K1 * (1 - B);
+    const perLength = (K1 * B) / avgdl;
+    const acc = this.acc;
+    const verdict = this.verdicts; // 0: not asked, 1: accepted, 2: rejected
+    const accepted = (slot: number): boolean => {
+      if (!accept) return true;
+      if (verdict[slot] === 0) verdict[slot] = accept(this.docIds[slot]!) ? 1 : 2;
+      return verdict[slot] === 1;
+    };
+    const touched: number[] = [];
+    distinct.forEach((term, t) => {
+      const p = this.postings[this.termIds.get(term) ?? -1];
+      if (!p || p.df === 0) return;
+      const idf = Math.log((this.live - p.df + 0.5) / (p.df + 0.5));
+      if (idf <= MIN_IDF && this.live >= SKIP_COMMON_FROM) {
+        termBest[t] = MIN_IDF;
+        return;
+      }
+      const c = Math.max(MIN_IDF, idf) * (K1 + 1);
+      const { slots, tfs, length } = p;
+      let best = 0;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        if (this.docIds[slot]! < 0) continue;
+        const tf = tfs[i]!;
+        const w = (c * tf) / (tf + base + perLength * this.lengths[slot]!);
+        if (acc[slot] === 0) touched.push(slot);
+        acc[slot]! += w;
+        if (w > best && accepted(slot)) best = w;
+      }
+      termBest[t] = best;
+    });
+    const hits = this.topK(touched, k, accepted);
+    for (const slot of touched) {
+      acc[slot] = 0;
+      verdict[slot] = 0;
+    }
+    return { hits, termBest };
+  }
+
+  private topK(touched: readonly number[], k: number, accepted: (slot: number) => boolean): LexicalHit[] {
+    const top = new TopK(k);
+    for (const slot of touched) {
+      const score = this.acc[slot]!;
+      if (score > top.floor() && accepted(slot)) top.push(this.docIds[slot]!, score);
+    }
+    return top.sorted();
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.postings.length;
+      this.termIds.set(term, id);
+      this.postings.push(new Postings());
+    }
+    return id;
+  }
+
+  private place(id: number, length: number, counts: TermCounts): void {
+    const slot = this.slots++;
+    if (slot >= this.docIds.length) this.grow(Math.max(64, slot * 2));
+    this.slotOf.set(id, slot);
+    this.docIds[slot] = id;
+    this.lengths[slot] = length;
+    this.counts[slot] = counts;
+    this.totalLength += length;
+    this.live++;
+    for (let i = 0; i < counts.length; i += 2) {
+      const p = this.postings[counts[i]!]!;
+      p.push(slot, counts[i + 1]!);
+      p.df++;
+    }
+  }
+
+  private grow(capacity: number): void {
+    const grown = (a: Float64Array) => {
+      const b = new Float64Array(capacity);
+      b.set(a.subarray(0, Math.min(a.length, capacity)));
+      return b;
+    };
+    this.docIds = grown(this.docIds);
+    this.lengths = grown(this.lengths);
+    this.acc = new Float64Array(capacity);
+    this.verdicts = new Uint8Array(capacity);
+  }
+
+  /** Rebuilds postings and slots from the live docs' term lists (term ids are kept). */
+  private compact(): void {
+    const live: [id: number, length: number, counts: TermCounts][] = [];
+    for (let s = 0; s < this.slots; s++) {
+      const counts = this.counts[s];
+      if (counts) live.push([this.docIds[s]!, this.lengths[s]!, counts]);
+    }
+    this.postings = this.postings.map(() => new Postings());
+    this.slotOf.clear();
+    this.counts = [];
+    this.slots = 0;
+    this.live = 0;
+    this.totalLength = 0;
+    this.docIds = new Float64Array(Math.max(64, live.length));
+    this.lengths = new Float64Array(this.docIds.length);
+    this.acc = new Float64Array(this.docIds.length);
+    this.verdicts = new Uint8Array(this.docIds.length);
+    for (const [id, length, counts] of live) this.place(id, length, counts);
+  }
+}

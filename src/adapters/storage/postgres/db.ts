@@ -1,0 +1,229 @@
+/**
+ * Statements and transactions over a `PoolLike`. A write transaction also keeps each touched tenant's
+ * state row (`tenant_state`: last seq, doc count and length for BM25, vector epoch) in step: the deltas
+ * are collected while it runs and written in one statement before COMMIT, tenants in sorted order so two
+ * transactions never wait on each other's tenant rows in opposite orders.
+ */
+import { isRetryable, toEngramError } from './errors.js';
+import type { ClientLike, PoolLike, QueryResultLike } from './pool.js';
+import { render, sql, type Sql, type SqlNames } from './sql.js';
+
+/** A doc that became vector-searchable (or may have), for the in-process index of the fallback. */
+export interface AddedDoc {
+  docId: number;
+  contentHash: string;
+  kind: string;
+  userId: string | null;
+  agentId: string | null;
+  sessionId: string | null;
+  taskId: string | null;
+  expiresAt: number | null;
+  /** The vector for the searching model; null when its text has none; undefined when not known. */
+  vector: Float32Array | null | undefined;
+}
+
+export interface TenantChanges {
+  added: AddedDoc[];
+  removed: number[];
+  /** False when the writer could not list every change (an in-process index must then reload). */
+  complete: boolean;
+}
+
+/** What a committed write transaction changed, per tenant, with the tenant's vector epoch after it. */
+export interface CommitInfo {
+  epochs: Map<string, number>;
+  changes: Map<string, TenantChanges>;
+}
+
+interface TenantDelta {
+  docs: number;
+  len: number;
+  lastSeq: number;
+}
+
+const MAX_ATTEMPTS = 6;
+
+async function run(q: { query: PoolLike['query'] }, s: Sql, names: SqlNames): Promise<QueryResultLike> {
+  const { text, values } = render(s, names);
+  return q.query(text, values);
+}
+
+export class Tx {
+  private readonly deltas = new Map<string, TenantDelta>();
+  readonly changes = new Map<string, TenantChanges>();
+
+  constructor(
+    private readonly client: ClientLike,
+    readonly names: SqlNames,
+  ) {}
+
+  async rows<R>(s: Sql): Promise<R[]> {
+    return (await run(this.client, s, this.names)).rows as R[];
+  }
+
+  async one<R>(s: Sql): Promise<R | undefined> {
+    return (await this.rows<R>(s))[0];
+  }
+
+  /** Runs a statement, returning the number of rows it affected. */
+  async exec(s: Sql): Promise<number> {
+    return (await run(this.client, s, this.names)).rowCount ?? 0;
+  }
+
+  /**
+   * Locks the tenants' state rows (creating them), in sorted order, and returns each one's last seq.
+   * Every write transaction of a tenant takes this lock first, so a tenant's writes apply one at a time
+   * (as in SQLite) while other tenants' writes proceed in parallel.
+   */
+  async lockTenants(tenants: Iterable<string>): Promise<Map<string, number>> {
+    const list = [...new Set(tenants)].sort();
+    const out = new Map<string, number>();
+    if (list.length === 0) return out;
+    const rows = await this.rows<{ tenant: string; last_seq: string | number }>(
+      sql(
+        `INSERT INTO engram.tenant_state AS s (tenant) SELECT t FROM unnest(?::text[]) AS u(t) ORDER BY t
+         ON CONFLICT (tenant) DO UPDATE SET last_seq = s.last_seq RETURNING tenant, last_seq`,
+        list,
+      ),
+    );
+    for (const r of rows) out.set(r.tenant, Number(r.last_seq));
+    for (const t of list) this.delta(t);
+    return out;
+  }
+
+  private delta(tenant: string): TenantDelta {
+    let d = this.deltas.get(tenant);
+    if (!d) {
+      d = { docs: 0, len: 0, lastSeq: 0 };
+      this.deltas.set(tenant, d);
+    }
+    return d;
+  }
+
+  private tenantChanges(tenant: string): TenantChanges {
+    let c = this.changes.get(tenant);
+    if (!c) {
+      c = { added: [], removed: [], complete: true };
+      this.changes.set(tenant, c);
+    }
+    return c;
+  }
+
+  docsAdded(tenant: string, docs: readonly (AddedDoc & { len: number })[]): void {
+    const d = this.delta(tenant);
+    for (const doc of docs) {
+      d.docs += 1;
+      d.len += doc.len;
+      const { len: _len, ...added } = doc;
+      this.tenantChanges(tenant).added.push(added);
+    }
+  }
+
+  docsRemoved(tenant: string, docs: readonly { docId: number; len: number }[]): void {
+    const d = this.delta(tenant);
+    for (const doc of docs) {
+      d.docs -= 1;
+      d.len -= doc.len;
+      this.tenantChanges(tenant).removed.push(doc.docId);
+    }
+  }
+
+  /** Vectors arrived for docs of this tenant (bumps its epoch without changing counts); `docs` undefined: not listed. */
+  vectorsAdded(tenant: string, docs: readonly AddedDoc[] | undefined): void {
+    this.delta(tenant);
+    const c = this.tenantChanges(tenant);
+    if (docs) c.added.push(...docs);
+    else c.complete = false;
+  }
+
+  setLastSeq(tenant: string, seq: number): void {
+    const d = this.delta(tenant);
+    d.lastSeq = Math.max(d.lastSeq, seq);
+  }
+
+  /** Writes the collected tenant deltas (one statement, tenants sorted) and returns the new epochs. */
+  async flush(): Promise<Map<string, number>> {
+    const epochs = new Map<string, number>();
+    if (this.deltas.size === 0) return epochs;
+    const tenants = [...this.deltas.keys()].sort();
+    const ds = tenants.map((t) => this.deltas.get(t)!);
+    const rows = await this.rows<{ tenant: string; vector_epoch: string | number }>(
+      sql(
+        `INSERT INTO engram.tenant_state AS s (tenant, last_seq, doc_count, doc_len, vector_epoch)
+         SELECT t, q, c, l, 1 FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) AS u(t, q, c, l) ORDER BY t
+         ON CONFLICT (tenant) DO UPDATE SET last_seq = GREATEST(s.last_seq, excluded.last_seq),
+           doc_count = s.doc_count + excluded.doc_count, doc_len = s.doc_len + excluded.doc_len,
+           vector_epoch = s.vector_epoch + 1
+         RETURNING tenant, vector_epoch`,
+        tenants,
+        ds.map((d) => d.lastSeq),
+        ds.map((d) => d.docs),
+        ds.map((d) => d.len),
+      ),
+    );
+    for (const r of rows) epochs.set(r.tenant, Number(r.vector_epoch));
+    return epochs;
+  }
+}
+
+export interface TxOptions {
+  readOnly?: boolean;
+  /** REPEATABLE READ: one snapshot for every statement of the transaction. */
+  snapshot?: boolean;
+}
+
+export class PgDb {
+  constructor(
+    readonly pool: PoolLike,
+    readonly names: SqlNames,
+    private readonly onCommit?: (info: CommitInfo) => void,
+  ) {}
+
+  async rows<R>(s: Sql): Promise<R[]> {
+    return (await run(this.pool, s, this.names)).rows as R[];
+  }
+
+  async one<R>(s: Sql): Promise<R | undefined> {
+    return (await this.rows<R>(s))[0];
+  }
+
+  /**
+   * Runs `fn` in one transaction on one connection, committing its tenant deltas with it. Serialization
+   * failures and deadlocks (possible when tenants' rows are locked by other writers) are retried with a
+   * fresh transaction; any other failure rolls back and is rethrown as an EngramError.
+   */
+  async tx<T>(what: string, fn: (tx: Tx) => Promise<T>, opts: TxOptions = {}): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: ClientLike;
+      try {
+        client = await this.pool.connect();
+      } catch (e) {
+        throw toEngramError(`postgres storage: ${what}`, e);
+      }
+      const tx = new Tx(client, this.names);
+      let broken: Error | undefined;
+      try {
+        const mode = `${opts.snapshot ? ' ISOLATION LEVEL REPEATABLE READ' : ''}${opts.readOnly ? ' READ ONLY' : ''}`;
+        await client.query(`BEGIN${mode}`);
+        const result = await fn(tx);
+        const epochs = opts.readOnly ? new Map<string, number>() : await tx.flush();
+        await client.query('COMMIT');
+        if (epochs.size > 0) this.onCommit?.({ epochs, changes: tx.changes });
+        return result;
+      } catch (e) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        }
+        if (isRetryable(e) && attempt < MAX_ATTEMPTS) {
+          await new Promise((ok) => setTimeout(ok, Math.random() * 20 * attempt));
+          continue;
+        }
+        throw toEngramError(`postgres storage: ${what}`, e);
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+}

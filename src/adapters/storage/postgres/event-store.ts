@@ -1,0 +1,213 @@
+/** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
+import { eventToDoc } from '../../../core/docs.js';
+import { EngramError } from '../../../core/errors.js';
+import { isEmpty } from '../../../core/filter.js';
+import type { MemoryEvent } from '../../../core/types.js';
+import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
+import { assertEventBatch } from '../sqlite/validate-input.js';
+import type { PgContext } from './context.js';
+import type { Tx } from './db.js';
+import { deleteDocsOf, insertDocs } from './doc-store.js';
+import { dropUnreferencedEmbeddings } from './embedding-store.js';
+import { compileFilter } from './filter-sql.js';
+import { writeAudit } from './log-store.js';
+import { jsonOrNull, num, rowToEvent, toNull, type EventRow } from './rows.js';
+import { allOf, inList, notExpiredSql, scopeSql, sql } from './sql.js';
+
+export const SELECT_EVENTS = `SELECT e.*, c.name, c.content, c.tool, c.args, c.result, c.tags, c.metadata, c.content_hash, c.pii,
+  r.redacted_at, r.reason
+  FROM engram.events e
+  LEFT JOIN engram.event_contents c ON c.event_pk = e.pk
+  LEFT JOIN engram.event_redactions r ON r.event_pk = e.pk`;
+
+const key = (...parts: (string | undefined)[]) => parts.join('\u0000');
+
+interface Original {
+  id: string;
+  seq: number;
+  expiresAt: number | null;
+}
+
+/** Stored events of the batch's tenants with the same id: a resend (same hash) or a CONFLICT. */
+async function storedById(tx: Tx, events: readonly NewEvent[]): Promise<Map<string, { seq: number; hash: string | null }>> {
+  const rows = await tx.rows<{ tenant: string; id: string; seq: string | number; content_hash: string | null }>(
+    sql(
+      `SELECT e.tenant, e.id, e.seq, c.content_hash FROM engram.events e LEFT JOIN engram.event_contents c ON c.event_pk = e.pk
+       WHERE (e.tenant, e.id) IN (SELECT * FROM unnest(?::text[], ?::text[]))`,
+      events.map((e) => e.tenant),
+      events.map((e) => e.id),
+    ),
+  );
+  return new Map(rows.map((r) => [key(r.tenant, r.id), { seq: num(r.seq), hash: r.content_hash }]));
+}
+
+/** Stored events with the same tenant, source and content hash (redacted ones have no hash left), oldest first. */
+async function storedBySource(tx: Tx, events: readonly NewEvent[]): Promise<Map<string, Original[]>> {
+  const sourced = events.filter((e) => e.source !== undefined);
+  const out = new Map<string, Original[]>();
+  if (sourced.length === 0) return out;
+  const rows = await tx.rows<{ tenant: string; source: string; content_hash: string; id: string; seq: string | number; expires_at: number | null }>(
+    sql(
+      `SELECT e.tenant, e.source, c.content_hash, e.id, e.seq, e.expires_at
+       FROM engram.event_contents c JOIN engram.events e ON e.pk = c.event_pk
+       WHERE (c.tenant, c.content_hash) IN (SELECT * FROM unnest(?::text[], ?::text[]))
+         AND (e.tenant, e.source) IN (SELECT * FROM unnest(?::text[], ?::text[]))
+       ORDER BY e.seq`,
+      sourced.map((e) => e.tenant),
+      sourced.map((e) => e.contentHash),
+      sourced.map((e) => e.tenant),
+      sourced.map((e) => e.source!),
+    ),
+  );
+  for (const r of rows) {
+    const k = key(r.tenant, r.source, r.content_hash);
+    const list = out.get(k) ?? [];
+    list.push({ id: r.id, seq: num(r.seq), expiresAt: r.expires_at });
+    out.set(k, list);
+  }
+  return out;
+}
+
+/**
+ * Appends a batch in one transaction: events, their content rows and their docs, or nothing at all. The
+ * tenants' state rows are locked first (sorted), which serialises each tenant's appenders, so the seqs
+ * read from them stay unique across connections and processes.
+ * An event whose id, or whose (tenant, source, content hash), already exists — earlier in this batch too,
+ * and still alive when the new one was recorded — is not written and reports `duplicateOf`.
+ */
+export async function appendEvents(ctx: PgContext, events: readonly NewEvent[]): Promise<AppendResult[]> {
+  assertEventBatch(events);
+  if (events.length === 0) return [];
+  return ctx.db.tx('appendEvents', async (tx) => {
+    const lastSeq = await tx.lockTenants(events.map((e) => e.tenant));
+    const byId = await storedById(tx, events);
+    const bySource = await storedBySource(tx, events);
+    const results: AppendResult[] = [];
+    const fresh: NewEvent[] = [];
+    const seqs: number[] = [];
+    for (const [i, e] of events.entries()) {
+      const stored = byId.get(key(e.tenant, e.id));
+      if (stored) {
+        if (stored.hash !== e.contentHash) {
+          throw new EngramError('CONFLICT', `events.${i}.id ${e.id} is already stored with other content`, {
+            issues: [{ path: `events.${i}.id`, message: 'id exists with different content' }],
+          });
+        }
+        results.push({ id: e.id, seq: stored.seq, duplicateOf: e.id });
+        continue;
+      }
+      if (e.source !== undefined) {
+        const originals = bySource.get(key(e.tenant, e.source, e.contentHash)) ?? [];
+        const dup = originals.find((o) => o.expiresAt === null || o.expiresAt > e.recordedAt);
+        if (dup) {
+          results.push({ id: e.id, seq: dup.seq, duplicateOf: dup.id });
+          continue;
+        }
+      }
+      const seq = lastSeq.get(e.tenant)! + 1;
+      lastSeq.set(e.tenant, seq);
+      tx.setLastSeq(e.tenant, seq);
+      if (e.source !== undefined) {
+        const k = key(e.tenant, e.source, e.contentHash);
+        bySource.set(k, [...(bySource.get(k) ?? []), { id: e.id, seq, expiresAt: e.expiresAt ?? null }]);
+      }
+      fresh.push(e);
+      seqs.push(seq);
+      results.push({ id: e.id, seq });
+    }
+    if (fresh.length > 0) await insertEvents(ctx, tx, fresh, seqs);
+    return results;
+  });
+}
+
+async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[], seqs: readonly number[]): Promise<void> {
+  const col = <T>(f: (e: NewEvent) => T): T[] => events.map(f);
+  await tx.exec(
+    sql(
+      `WITH ins AS (
+         INSERT INTO engram.events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id, task_id,
+           state_label, importance, source, expires_at)
+         SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[], ?::float8[], ?::float8[], ?::text[], ?::text[], ?::text[],
+           ?::text[], ?::text[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::float8[])
+         RETURNING pk, tenant, id
+       )
+       INSERT INTO engram.event_contents (event_pk, tenant, name, content, tool, args, result, tags, metadata, content_hash, pii)
+       SELECT ins.pk, u.tenant, u.name, u.content, u.tool, u.args, u.result, u.tags, u.metadata, u.content_hash, u.pii
+       FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+         ?::text[]) AS u(tenant, id, name, content, tool, args, result, tags, metadata, content_hash, pii)
+       JOIN ins ON ins.tenant = u.tenant AND ins.id = u.id`,
+      col((e) => e.tenant), col((e) => e.id), [...seqs], col((e) => e.ts), col((e) => e.recordedAt), col((e) => e.type),
+      col((e) => e.actor), col((e) => toNull(e.userId)), col((e) => toNull(e.agentId)), col((e) => toNull(e.sessionId)),
+      col((e) => toNull(e.taskId)), col((e) => toNull(e.stateLabel)), col((e) => e.importance), col((e) => toNull(e.source)),
+      col((e) => toNull(e.expiresAt)),
+      col((e) => e.tenant), col((e) => e.id), col((e) => toNull(e.name)), col((e) => e.content), col((e) => toNull(e.tool)),
+      col((e) => jsonOrNull(e.args)), col((e) => jsonOrNull(e.result)), col((e) => JSON.stringify(e.tags)),
+      col((e) => JSON.stringify(e.metadata)), col((e) => e.contentHash), col((e) => JSON.stringify(e.pii)),
+    ),
+  );
+  await insertDocs(ctx, tx, events.map(eventToDoc));
+}
+
+/** Events by id in the order asked (unknown or other tenants' ids are skipped); expired ones included. */
+export async function getEvents(ctx: PgContext, tenant: string, ids: readonly string[]): Promise<MemoryEvent[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db.rows<EventRow>(sql(`${SELECT_EVENTS} WHERE e.tenant = ? AND e.id = ANY(?::text[])`, tenant, ids));
+  const byId = new Map(rows.map((r) => [r.id, rowToEvent(r)]));
+  return ids.map((id) => byId.get(id)).filter((e): e is MemoryEvent => e !== undefined);
+}
+
+/**
+ * Timeline queries, in seq order. Tags and filters are evaluated on the event's doc, so a redacted event
+ * (no doc, no tags) matches neither; without them, redacted tombstones are returned.
+ */
+export async function queryEvents(ctx: PgContext, q: EventQuery): Promise<MemoryEvent[]> {
+  const needsDoc = (q.tags?.length ?? 0) > 0 || !isEmpty(q.filter);
+  const where = allOf([
+    sql('e.tenant = ?', q.tenant),
+    ...scopeSql(q.scope, 'e'),
+    ...inList('e.type', q.types),
+    ...(q.since !== undefined ? [sql('e.ts >= ?', q.since)] : []),
+    ...(q.until !== undefined ? [sql('e.ts < ?', q.until)] : []),
+    ...(q.afterSeq !== undefined ? [sql('e.seq > ?', q.afterSeq)] : []),
+    notExpiredSql('e', q.now),
+    ...(q.tags?.length ? [sql('d.tags @> ?::text[]', q.tags)] : []),
+    ...(isEmpty(q.filter) ? [] : [compileFilter(q.filter!, 'd')]),
+  ]);
+  const join = needsDoc ? ` JOIN engram.docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id` : '';
+  const newestFirst = q.lastN !== undefined;
+  const limit = Math.min(q.lastN ?? Infinity, q.limit ?? Infinity);
+  const rows = await ctx.db.rows<EventRow>({
+    text: `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY e.seq ${newestFirst ? 'DESC' : 'ASC'}${Number.isFinite(limit) ? ' LIMIT ?' : ''}`,
+    params: [...where.params, ...(Number.isFinite(limit) ? [Math.max(0, Math.floor(limit))] : [])],
+  });
+  const events = rows.map(rowToEvent);
+  return newestFirst ? events.reverse() : events;
+}
+
+/**
+ * Deletes the event's content row and its doc (and, if now unreferenced, its vector), keeping the
+ * timeline row with a tombstone and an audit record. True again for an already-redacted event; false if
+ * the tenant has no such event.
+ */
+export async function redactEvent(ctx: PgContext, tenant: string, id: string, reason: string, at: number): Promise<boolean> {
+  return ctx.db.tx('redactEvent', async (tx) => {
+    await tx.lockTenants([tenant]);
+    const ev = await tx.one<{ pk: string | number; content_hash: string | null; redacted: string | number | null }>(
+      sql(
+        `SELECT e.pk, c.content_hash, r.event_pk AS redacted FROM engram.events e
+         LEFT JOIN engram.event_contents c ON c.event_pk = e.pk LEFT JOIN engram.event_redactions r ON r.event_pk = e.pk
+         WHERE e.tenant = ? AND e.id = ?`,
+        tenant,
+        id,
+      ),
+    );
+    if (!ev) return false;
+    if (ev.redacted !== null) return true;
+    const removed = await deleteDocsOf(tx, tenant, 'event', [id]);
+    await tx.exec(sql('DELETE FROM engram.event_contents WHERE tenant = ? AND event_pk = ?', tenant, ev.pk));
+    await tx.exec(sql('INSERT INTO engram.event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)', ev.pk, tenant, at, reason));
+    await dropUnreferencedEmbeddings(tx, [...removed.contentHashes, ...(ev.content_hash ? [ev.content_hash] : [])]);
+    await writeAudit(tx, { tenant, at, action: 'redact', targetIds: [id], details: { reason } });
+    return true;
+  });
+}

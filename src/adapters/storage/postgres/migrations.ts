@@ -1,0 +1,9 @@
+/**
+ * The schema, as an ordered list. To change it, append a migration under `migrations/` with the next
+ * version; never edit one that has shipped.
+ */
+import type { PgMigration } from './migrate.js';
+import { coreSchema } from './migrations/001-core.js';
+import { learnSchema } from './migrations/002-learn.js';
+
+export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema];

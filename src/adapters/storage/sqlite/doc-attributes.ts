@@ -1,0 +1,118 @@
+import { SCOPE_KEYS, type ScopeKey } from '../../../core/types.js';
+import type { DocKind } from '../../../core/types.js';
+import type { ScopeFilter } from '../../../ports/storage.js';
+
+/** What vector search checks per candidate without touching SQL: kind, scope and expiry. */
+export interface DocAttrInput {
+  kind: DocKind | string;
+  userId: string | null;
+  agentId: string | null;
+  sessionId: string | null;
+  taskId: string | null;
+  expiresAt: number | null;
+}
+
+/** Strings to small integers; 0 stands for "absent". Shared by every tenant table of one cache. */
+export class Interner {
+  private readonly codes = new Map<string, number>();
+  code(s: string | null | undefined): number {
+    if (s === null || s === undefined) return 0;
+    let c = this.codes.get(s);
+    if (c === undefined) {
+      c = this.codes.size + 1;
+      this.codes.set(s, c);
+    }
+    return c;
+  }
+  /** The code if the string was ever seen, else undefined (then no doc can have it). */
+  lookup(s: string): number | undefined {
+    return this.codes.get(s);
+  }
+}
+
+/** A compiled per-query test: allowed kind codes, required scope codes, the time expiry is judged at. */
+export interface AttrPredicate {
+  kinds?: ReadonlySet<number>;
+  scope: [column: number, code: number][];
+  now: number;
+}
+
+const SCOPE_INDEX: Record<ScopeKey, number> = { userId: 0, agentId: 1, sessionId: 2, taskId: 3 };
+
+/**
+ * Per-doc attributes in typed arrays (about 32 bytes a doc instead of an object each), addressed by a
+ * slot that a free list recycles as docs come and go.
+ */
+export class DocAttributes {
+  private readonly slotOf = new Map<number, number>();
+  private free: number[] = [];
+  private used = 0;
+  private kind = new Int32Array(0);
+  private scope = new Int32Array(0);
+  private expires = new Float64Array(0);
+
+  constructor(private readonly interner: Interner) {}
+
+  set(docId: number, a: DocAttrInput): void {
+    let slot = this.slotOf.get(docId);
+    if (slot === undefined) {
+      slot = this.free.pop() ?? this.used++;
+      if (slot >= this.kind.length) this.grow(Math.max(64, slot * 2));
+      this.slotOf.set(docId, slot);
+    }
+    this.kind[slot] = this.interner.code(a.kind);
+    const base = slot * 4;
+    this.scope[base] = this.interner.code(a.userId);
+    this.scope[base + 1] = this.interner.code(a.agentId);
+    this.scope[base + 2] = this.interner.code(a.sessionId);
+    this.scope[base + 3] = this.interner.code(a.taskId);
+    this.expires[slot] = a.expiresAt ?? Infinity;
+  }
+
+  delete(docId: number): void {
+    const slot = this.slotOf.get(docId);
+    if (slot === undefined) return;
+    this.slotOf.delete(docId);
+    this.free.push(slot);
+  }
+
+  /** Compiles the query's scope and kinds to codes; undefined when no doc can match (an unseen value). */
+  compile(scope: ScopeFilter | undefined, kinds: readonly string[] | undefined, now: number): AttrPredicate | undefined {
+    const pred: AttrPredicate = { scope: [], now };
+    if (kinds) {
+      const codes = kinds.map((k) => this.interner.lookup(k)).filter((c): c is number => c !== undefined);
+      if (codes.length === 0) return undefined;
+      pred.kinds = new Set(codes);
+    }
+    for (const key of SCOPE_KEYS) {
+      const value = scope?.[key];
+      if (value === undefined) continue;
+      const code = this.interner.lookup(value);
+      if (code === undefined) return undefined;
+      pred.scope.push([SCOPE_INDEX[key], code]);
+    }
+    return pred;
+  }
+
+  accepts(docId: number, p: AttrPredicate): boolean {
+    const slot = this.slotOf.get(docId);
+    if (slot === undefined) return false;
+    if (this.expires[slot]! <= p.now) return false;
+    if (p.kinds && !p.kinds.has(this.kind[slot]!)) return false;
+    const base = slot * 4;
+    for (const [col, code] of p.scope) if (this.scope[base + col] !== code) return false;
+    return true;
+  }
+
+  private grow(capacity: number): void {
+    const kind = new Int32Array(capacity);
+    kind.set(this.kind);
+    const scope = new Int32Array(capacity * 4);
+    scope.set(this.scope);
+    const expires = new Float64Array(capacity);
+    expires.set(this.expires);
+    this.kind = kind;
+    this.scope = scope;
+    this.expires = expires;
+  }
+}

@@ -1,0 +1,148 @@
+/** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
+import { eventToDoc } from '../../../core/docs.js';
+import { isEmpty } from '../../../core/filter.js';
+import type { MemoryEvent } from '../../../core/types.js';
+import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
+import { writeAudit } from './log-store.js';
+import type { StoreContext } from './context.js';
+import { deleteDocsOf, insertDoc } from './doc-store.js';
+import { dropUnreferencedEmbeddings } from './embedding-store.js';
+import { compileFilter } from './filter-sql.js';
+import { jsonOrNull, rowToEvent, toNull, type EventRow } from './rows.js';
+import { allOf, inJsonList, notExpiredSql, scopeSql, sql } from './sql.js';
+import { assertEventBatch } from './validate-input.js';
+
+const INSERT_EVENT = `INSERT INTO events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id,
+  task_id, state_label, importance, source, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_CONTENT = `INSERT INTO event_contents (event_pk, tenant, name, content, tool, args, result, tags, metadata,
+  content_hash, pii) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** Same tenant, source and text, still alive when the new one was recorded; redacted ones have no hash left. */
+const FIND_DUPLICATE = `SELECT e.id, e.seq FROM event_contents c JOIN events e ON e.pk = c.event_pk
+  WHERE c.tenant = ? AND c.content_hash = ? AND e.tenant = ? AND e.source = ?
+    AND (e.expires_at IS NULL OR e.expires_at > ?)
+  ORDER BY e.seq LIMIT 1`;
+
+const SELECT_SEQ_BY_ID = `SELECT e.seq FROM events e JOIN event_contents c ON c.event_pk = e.pk
+  WHERE e.tenant = ? AND e.id = ? AND c.content_hash = ?`;
+
+const SELECT_EVENTS = `SELECT e.*, c.name, c.content, c.tool, c.args, c.result, c.tags, c.metadata, c.content_hash, c.pii,
+  r.redacted_at, r.reason
+  FROM events e
+  LEFT JOIN event_contents c ON c.event_pk = e.pk
+  LEFT JOIN event_redactions r ON r.event_pk = e.pk`;
+
+/**
+ * Appends a batch in one transaction: each event, its content row and its doc; or nothing at all.
+ * An event whose id, or whose (tenant, source, content hash), already exists — earlier in this batch too —
+ * is not written and reports `duplicateOf` with the original's id and seq.
+ */
+export function appendEvents(ctx: StoreContext, events: readonly NewEvent[]): AppendResult[] {
+  assertEventBatch(events);
+  if (events.length === 0) return [];
+  const s = ctx.stmts;
+  return ctx.write(() => {
+    const nextSeq = new Map<string, number>();
+    const results: AppendResult[] = [];
+    for (const e of events) {
+      // Re-sending a stored event unchanged (e.g. importing an export again) is idempotent; the same id with
+      // other content falls through to the insert and fails the batch as a CONFLICT.
+      const existing = s.get(SELECT_SEQ_BY_ID).get(e.tenant, e.id, e.contentHash) as { seq: number } | undefined;
+      if (existing) {
+        results.push({ id: e.id, seq: existing.seq, duplicateOf: e.id });
+        continue;
+      }
+      if (e.source !== undefined) {
+        const dup = s.get(FIND_DUPLICATE).get(e.tenant, e.contentHash, e.tenant, e.source, e.recordedAt) as
+          | { id: string; seq: number }
+          | undefined;
+        if (dup) {
+          results.push({ id: e.id, seq: dup.seq, duplicateOf: dup.id });
+          continue;
+        }
+      }
+      let seq = nextSeq.get(e.tenant);
+      if (seq === undefined) {
+        seq = ((s.get('SELECT last_seq FROM tenant_sequences WHERE tenant = ?').pluck().get(e.tenant) as number | undefined) ?? 0) + 1;
+      }
+      nextSeq.set(e.tenant, seq + 1);
+      const pk = s.get(INSERT_EVENT).run(
+        e.tenant, e.id, seq, e.ts, e.recordedAt, e.type, e.actor, toNull(e.userId), toNull(e.agentId),
+        toNull(e.sessionId), toNull(e.taskId), toNull(e.stateLabel), e.importance, toNull(e.source), toNull(e.expiresAt),
+      ).lastInsertRowid;
+      s.get(INSERT_CONTENT).run(
+        pk, e.tenant, toNull(e.name), e.content, toNull(e.tool), jsonOrNull(e.args), jsonOrNull(e.result),
+        JSON.stringify(e.tags), JSON.stringify(e.metadata), e.contentHash, JSON.stringify(e.pii),
+      );
+      insertDoc(ctx, eventToDoc(e));
+      results.push({ id: e.id, seq });
+    }
+    const saveSeq = s.get(
+      `INSERT INTO tenant_sequences (tenant, last_seq) VALUES (?, ?)
+       ON CONFLICT (tenant) DO UPDATE SET last_seq = excluded.last_seq`,
+    );
+    for (const [tenant, next] of nextSeq) saveSeq.run(tenant, next - 1);
+    return results;
+  });
+}
+
+/** Events by id in the order asked (unknown or other tenants' ids are skipped); expired ones included. */
+export function getEvents(ctx: StoreContext, tenant: string, ids: readonly string[]): MemoryEvent[] {
+  if (ids.length === 0) return [];
+  const rows = ctx.stmts
+    .get(`${SELECT_EVENTS} WHERE e.tenant = ? AND e.id IN (SELECT value FROM json_each(?))`)
+    .all(tenant, JSON.stringify(ids)) as EventRow[];
+  const byId = new Map(rows.map((r) => [r.id, rowToEvent(r)]));
+  return ids.map((id) => byId.get(id)).filter((e): e is MemoryEvent => e !== undefined);
+}
+
+/**
+ * Timeline queries, in seq (append) order. Tags and filters are evaluated on the event's doc, so a
+ * redacted event (no doc, no tags) matches neither; without them, redacted tombstones are returned.
+ */
+export function queryEvents(ctx: StoreContext, q: EventQuery): MemoryEvent[] {
+  const needsDoc = (q.tags?.length ?? 0) > 0 || !isEmpty(q.filter);
+  const where = allOf([
+    sql('e.tenant = ?', q.tenant),
+    ...scopeSql(q.scope, 'e'),
+    ...inJsonList('e.type', q.types),
+    ...(q.since !== undefined ? [sql('e.ts >= ?', q.since)] : []),
+    ...(q.until !== undefined ? [sql('e.ts < ?', q.until)] : []),
+    ...(q.afterSeq !== undefined ? [sql('e.seq > ?', q.afterSeq)] : []),
+    notExpiredSql('e', q.now),
+    ...(q.tags?.length ? [compileFilter({ op: 'contains', field: { kind: 'column', name: 'tags' }, values: q.tags, mode: 'all' }, 'd')] : []),
+    ...(isEmpty(q.filter) ? [] : [compileFilter(q.filter!, 'd')]),
+  ]);
+  const join = needsDoc ? ` JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id` : '';
+  const newestFirst = q.lastN !== undefined;
+  const limit = Math.min(q.lastN ?? Infinity, q.limit ?? Infinity);
+  const text = `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY e.seq ${newestFirst ? 'DESC' : 'ASC'} LIMIT ?`;
+  const rows = ctx.stmts.get(text).all(...where.params, Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1) as EventRow[];
+  const events = rows.map(rowToEvent);
+  return newestFirst ? events.reverse() : events;
+}
+
+/**
+ * Deletes the event's content row and its doc (and, if now unreferenced, its vector; the in-memory
+ * indexes drop it by hook), keeping the timeline row with a tombstone and an audit record. Idempotent: true again for an
+ * already-redacted event (no second tombstone). False if the tenant has no such event.
+ */
+export function redactEvent(ctx: StoreContext, tenant: string, id: string, reason: string, at: number): boolean {
+  return ctx.write(() => {
+    const ev = ctx.stmts
+      .get(
+        `SELECT e.pk, c.content_hash, r.event_pk AS redacted FROM events e
+         LEFT JOIN event_contents c ON c.event_pk = e.pk LEFT JOIN event_redactions r ON r.event_pk = e.pk
+         WHERE e.tenant = ? AND e.id = ?`,
+      )
+      .get(tenant, id) as { pk: number; content_hash: string | null; redacted: number | null } | undefined;
+    if (!ev) return false;
+    if (ev.redacted !== null) return true;
+    const removed = deleteDocsOf(ctx, tenant, 'event', [id]);
+    ctx.stmts.get('DELETE FROM event_contents WHERE tenant = ? AND event_pk = ?').run(tenant, ev.pk);
+    ctx.stmts.get('INSERT INTO event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)').run(ev.pk, tenant, at, reason);
+    dropUnreferencedEmbeddings(ctx, [...removed.contentHashes, ...(ev.content_hash ? [ev.content_hash] : [])]);
+    writeAudit(ctx, { tenant, at, action: 'redact', targetIds: [id], details: { reason } });
+    return true;
+  });
+}
+

@@ -1,0 +1,82 @@
+/**
+ * Per-tenant in-memory BM25 indexes over every doc's text (see adapters/lexical/bm25-index.ts for why this
+ * and not FTS5's bm25()). Loaded on a tenant's first lexical search, kept in step by this connection's
+ * writes, reloaded after another process commits (PerTenant), dropped when a write transaction fails.
+ */
+import { Bm25Index } from '../../lexical/bm25-index.js';
+import { queryTerms } from '../../lexical/analyzer.js';
+import type { DocHit, DocQuery } from '../../../ports/storage.js';
+import type { Db } from './connection.js';
+import { DocAttributes, Interner, type DocAttrInput } from './doc-attributes.js';
+import { PerTenant } from './per-tenant.js';
+import type { StatementCache } from './statements.js';
+import { ATTR_COLUMNS, attrsOf, type AttrRow } from './vector-cache.js';
+
+interface TenantLexicon {
+  index: Bm25Index;
+  attrs: DocAttributes;
+}
+
+export class LexicalCache {
+  private readonly tenants: PerTenant<TenantLexicon>;
+  private readonly interner = new Interner();
+
+  constructor(
+    db: Db,
+    private readonly stmts: StatementCache,
+  ) {
+    this.tenants = new PerTenant(db, (tenant) => this.load(tenant));
+  }
+
+  invalidate(): void {
+    this.tenants.invalidate();
+  }
+
+  /** Loads the tenant's index (see Storage.warm). */
+  warm(tenant: string): void {
+    this.tenants.get(tenant);
+  }
+
+  /**
+   * BM25 top k of the query's OR'ed terms, and each distinct term's best score among the docs passing the
+   * filters (Storage.lexicalSearchWithTermBest); `allowed` as in VectorCache.search.
+   */
+  search(q: DocQuery & { text: string }, allowed?: ReadonlySet<number>): { hits: DocHit[]; termBest: number[] } {
+    const terms = queryTerms(q.text);
+    const none = { hits: [], termBest: terms.map(() => 0) };
+    if (q.k <= 0 || terms.length === 0) return none;
+    const t = this.tenants.get(q.tenant);
+    const pred = t.attrs.compile(q.scope, q.kinds, q.now);
+    if (!pred) return none;
+    const { hits, termBest } = t.index.searchWithTermBest(terms, Math.floor(q.k), (id) => (!allowed || allowed.has(id)) && t.attrs.accepts(id, pred));
+    return { hits: hits.map((h) => ({ docId: h.id, score: h.score })), termBest };
+  }
+
+  docAdded(tenant: string, docId: number, text: string, attrs: DocAttrInput): void {
+    const t = this.tenants.loaded(tenant);
+    if (!t) return;
+    t.index.add(docId, text);
+    t.attrs.set(docId, attrs);
+  }
+
+  docsRemoved(tenant: string, docIds: readonly number[]): void {
+    const t = this.tenants.loaded(tenant);
+    if (!t) return;
+    for (const id of docIds) {
+      t.index.remove(id);
+      t.attrs.delete(id);
+    }
+  }
+
+  private load(tenant: string): TenantLexicon {
+    const t: TenantLexicon = { index: new Bm25Index(), attrs: new DocAttributes(this.interner) };
+    const rows = this.stmts
+      .get(`SELECT d.doc_id, d.text, ${ATTR_COLUMNS} FROM docs d WHERE d.tenant = ? ORDER BY d.doc_id`)
+      .iterate(tenant) as IterableIterator<AttrRow & { doc_id: number; text: string }>;
+    for (const r of rows) {
+      t.index.add(r.doc_id, r.text);
+      t.attrs.set(r.doc_id, attrsOf(r));
+    }
+    return t;
+  }
+}

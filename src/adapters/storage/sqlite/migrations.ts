@@ -1,0 +1,10 @@
+/**
+ * The schema, as an ordered list. To change it, append a migration file under `migrations/` and add it
+ * here with the next version; never edit one that has shipped. Each runs once, in its own transaction.
+ */
+import type { Migration } from './migrate.js';
+import { coreSchema } from './migrations/001-core.js';
+import { learnSchema } from './migrations/002-learn.js';
+import { dropFts } from './migrations/003-drop-fts.js';
+
+export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts];

@@ -1,0 +1,28 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './connection.js';
+
+/**
+ * Prepared statements by SQL text. Fixed statements stay hot; statements built from filters are few
+ * distinct shapes in practice, and an LRU bound keeps a stream of ad-hoc filters from growing memory.
+ */
+export class StatementCache {
+  private readonly cache = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly max = 500,
+  ) {}
+
+  get(text: string): Statement {
+    const hit = this.cache.get(text);
+    if (hit) {
+      this.cache.delete(text);
+      this.cache.set(text, hit);
+      return hit;
+    }
+    const stmt = this.db.prepare(text);
+    this.cache.set(text, stmt);
+    if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value!);
+    return stmt;
+  }
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { VectorIndex } from '../../ports/vector-index.js';
+import { resolveVectorIndexOptions, type VectorIndexOptions } from './options.js';
+import { bruteForce, ClusteredVectors, recall, seededRandom } from './synthetic.test-support.js';
+import { UsearchVectorIndex } from './usearch-index.js';
+import { loadUsearch } from './usearch-module.js';
+import { vectorIndexContract } from './vector-index-contract.test-support.js';
+
+const usearch = loadUsearch();
+
+function make(dim: number, opts: VectorIndexOptions = {}): UsearchVectorIndex {
+  return new UsearchVectorIndex(dim, usearch!, resolveVectorIndexOptions(opts));
+}
+
+const flush = (index: VectorIndex) => (index as UsearchVectorIndex).flush();
+
+/** Lets background slices run until the graph has caught up (bounded by the test timeout, not by a clock). */
+async function untilBuilt(index: UsearchVectorIndex): Promise<number> {
+  let turns = 0;
+  while (index.stats().pending > 0) {
+    await new Promise((r) => setImmediate(r));
+    turns++;
+  }
+  return turns;
+}
+
+describe.runIf(usearch)('UsearchVectorIndex', () => {
+  vectorIndexContract('usearch, SIMD exact scan', {
+    make: (dim) => make(dim, { annThreshold: 1_000_000 }),
+    exact: true,
+    bulkSize: 2500,
+  });
+
+  vectorIndexContract('usearch, HNSW built inline', {
+    make: (dim) => make(dim, { annThreshold: 600, indexing: 'inline' }),
+    exact: false,
+    bulkSize: 2500,
+  });
+
+  vectorIndexContract('usearch, HNSW built in the background', {
+    make: (dim) => make(dim, { annThreshold: 600, hnsw: { quantization: 'f32', connectivity: 8 } }),
+    exact: false,
+    bulkSize: 2500,
+    settle: flush,
+  });
+
+  it('reaches recall@10 ≥ 0.9 on 20k clustered vectors, and says it is approximate', () => {
+    const dim = 96;
+    const gen = new ClusteredVectors(dim, 20_000, { seed: 21 });
+    const index = make(dim, { annThreshold: 5_000 });
+    const vectors = new Map<number, Float32Array>();
+    for (let i = 0; i < 20_000; i++) {
+      const v = gen.next();
+      vectors.set(i, v);
+      index.add(i, v);
+    }
+    index.flush();
+    expect(index.stats()).toMatchObject({ mode: 'hnsw', pending: 0, size: 20_000 });
+    expect(index.approximate).toBe(true);
+    let total = 0;
+    const queries = 60;
+    for (let q = 0; q < queries; q++) {
+      const query = gen.next();
+      const hits = index.search(query, 10);
+      expect(hits).toHaveLength(10);
+      total += recall(hits, bruteForce(vectors, query, 10));
+    }
+    expect(total / queries).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('answers exactly while the graph builds in the background, then switches to it', async () => {
+    // Enough rows at this dimension that scanning the not-yet-inserted ones is more than a search may cost.
+    const dim = 256;
+    const gen = new ClusteredVectors(dim, 6000, { seed: 3 });
+    const index = make(dim, { annThreshold: 1000, sliceMs: 1 });
+    const vectors = new Map<number, Float32Array>();
+    for (let i = 0; i < 6000; i++) {
+      const v = gen.next();
+      vectors.set(i, v);
+      index.add(i, v);
+    }
+    expect(index.stats().mode).toBe('hnsw-building');
+    expect(index.approximate).toBe(false);
+    const query = gen.next();
+    const exact = bruteForce(vectors, query, 10);
+    expect(index.search(query, 10).map((h) => h.id)).toEqual(exact.map((h) => h.id));
+    const turns = await untilBuilt(index);
+    expect(turns).toBeGreaterThan(1);
+    expect(index.stats()).toMatchObject({ mode: 'hnsw', pending: 0 });
+    expect(index.approximate).toBe(true);
+    expect(recall(index.search(query, 10), exact)).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('scans vectors added after the build until they reach the graph', () => {
+    const dim = 32;
+    const gen = new ClusteredVectors(dim, 3000, { seed: 4 });
+    const index = make(dim, { annThreshold: 1000 });
+    for (let i = 0; i < 3000; i++) index.add(i, gen.next());
+    index.flush();
+    const fresh = gen.next();
+    index.add(99_999, fresh);
+    expect(index.stats()).toMatchObject({ mode: 'hnsw', pending: 1 });
+    expect(index.search(fresh, 1)[0]!.id).toBe(99_999);
+    expect(index.search(fresh, 5, { accept: (id) => id === 99_999 }).map((h) => h.id)).toEqual([99_999]);
+  });
+
+  it('drops the graph when the index shrinks well below the threshold, and rebuilds after many removals', () => {
+    const dim = 32;
+    const gen = new ClusteredVectors(dim, 4000, { seed: 8 });
+    const index = make(dim, { annThreshold: 1000, indexing: 'inline' });
+    const vectors = new Map<number, Float32Array>();
+    for (let i = 0; i < 4000; i++) {
+      const v = gen.next();
+      vectors.set(i, v);
+      index.add(i, v);
+    }
+    for (let i = 0; i < 2600; i++) {
+      index.remove(i);
+      vectors.delete(i);
+    }
+    // 2600 removals left more than half the graph as tombstones: it was rebuilt from the live rows.
+    expect(index.stats()).toMatchObject({ mode: 'hnsw', size: 1400 });
+    expect(index.stats().tombstones).toBeLessThan(1024);
+    const query = gen.next();
+    expect(recall(index.search(query, 10), bruteForce(vectors, query, 10))).toBeGreaterThanOrEqual(0.8);
+    for (let i = 2600; i < 3700; i++) index.remove(i);
+    expect(index.stats()).toMatchObject({ mode: 'exact', size: 300, pending: 0 });
+    expect(index.approximate).toBe(false);
+  });
+
+  it('answers a 1%-allowed search exactly even in HNSW mode', () => {
+    const dim = 64;
+    const gen = new ClusteredVectors(dim, 6000, { seed: 12 });
+    const index = make(dim, { annThreshold: 1000, indexing: 'inline' });
+    const vectors = new Map<number, Float32Array>();
+    for (let i = 0; i < 6000; i++) {
+      const v = gen.next();
+      vectors.set(i, v);
+      index.add(i, v);
+    }
+    const rand = seededRandom(5);
+    const allowed = new Set([...vectors.keys()].filter(() => rand() < 0.01));
+    for (let q = 0; q < 10; q++) {
+      const query = gen.next();
+      const want = bruteForce(vectors, query, 10, (id) => allowed.has(id));
+      expect(index.search(query, 10, { allowed }).map((h) => h.id)).toEqual(want.map((h) => h.id));
+    }
+  });
+});

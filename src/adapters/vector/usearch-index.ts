@@ -1,0 +1,328 @@
+import { adapterError, type EngramError } from '../../core/errors.js';
+import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/vector-index.js';
+import { runInSlices, type SlicedWork } from './background.js';
+import { resultCount } from './flat.js';
+import { HnswGraph } from './hnsw-graph.js';
+import { VectorMatrix } from './matrix.js';
+import type { ResolvedVectorIndexOptions } from './options.js';
+import { QueryScorer } from './scorer.js';
+import { planFilteredSearch, subsetBeatsSimd } from './search-plan.js';
+import { TopK } from './top-k.js';
+import type { UsearchMatches, UsearchModule } from './usearch-module.js';
+
+/** Unfiltered searches rescore this many graph hits per wanted result, so f32 scores fix f16 ordering errors. */
+const GRAPH_OVERSAMPLE = 2;
+/**
+ * Recall at a fixed beam falls as the graph grows (measured on clustered 512-d sets: M=16 efSearch=192 gives
+ * 0.99 at 100k, 0.94 at 300k, 0.75 at 1M), so unfiltered searches widen the beam with √(size / 100k).
+ */
+const BEAM_GROWTH_FROM = 100_000;
+const MAX_BEAM = 1024;
+/** Rows scanned in JS per search for vectors not yet in the graph; beyond it the graph is "not caught up". */
+const PENDING_SCAN_BUDGET = 1 << 20;
+
+export interface UsearchIndexStats {
+  mode: 'exact' | 'hnsw' | 'hnsw-building';
+  size: number;
+  /** Vectors not yet inserted into the graph (scanned exactly meanwhile). */
+  pending: number;
+  /** Removed vectors whose graph nodes await reuse. */
+  tombstones: number;
+  /** Why the graph was abandoned, if building it failed. */
+  graphError?: string;
+}
+
+type Accept = (id: number) => boolean;
+
+/**
+ * usearch-backed index. Keeps every vector in a dense f32 matrix (the source of truth and of every score) and:
+ * - below `annThreshold` vectors, answers with usearch's SIMD exact scan over that matrix;
+ * - from `annThreshold` on, also keeps an HNSW graph (f16 by default), built in the background as vectors
+ *   arrive; until it has caught up, searches stay exact. Graph candidates are rescored from the f32 matrix.
+ * Filtered searches pick the cheapest of: scanning the allowed ids, an oversampled graph search, or an
+ * oversampled SIMD scan; whatever comes up short falls back to an exact pass over the eligible ids, so a
+ * filtered search never returns fewer hits than exist.
+ */
+export class UsearchVectorIndex implements VectorIndex {
+  private readonly matrix: VectorMatrix;
+  private graph: HnswGraph | null = null;
+  /** Ids whose current vector is not in the graph (meaningful only while a graph exists). */
+  private pending = new Set<number>();
+  private pendingCursor: Iterator<number> | null = null;
+  private cancelBuild: (() => void) | null = null;
+  /** Set when building the graph failed; the index then stays exact for its lifetime. */
+  private graphError: EngramError | null = null;
+  private readonly builder: SlicedWork = { runSlice: () => this.runSlice() };
+  private readonly pendingLimit: number;
+
+  constructor(
+    readonly dimension: number,
+    private readonly usearch: UsearchModule,
+    private readonly opts: ResolvedVectorIndexOptions,
+  ) {
+    this.matrix = new VectorMatrix(dimension);
+    this.pendingLimit = Math.max(256, Math.floor(PENDING_SCAN_BUDGET / dimension));
+  }
+
+  get size(): number {
+    return this.matrix.size;
+  }
+
+  /** True once unfiltered searches go through the HNSW graph (it exists and has caught up). */
+  get approximate(): boolean {
+    return this.graphReady();
+  }
+
+  stats(): UsearchIndexStats {
+    const mode = !this.graph ? 'exact' : this.graphReady() ? 'hnsw' : 'hnsw-building';
+    return {
+      mode,
+      size: this.size,
+      pending: this.graph ? this.pending.size : 0,
+      tombstones: this.graph?.tombstones ?? 0,
+      ...(this.graphError ? { graphError: this.graphError.message } : {}),
+    };
+  }
+
+  has(id: number): boolean {
+    return this.matrix.has(id);
+  }
+
+  add(id: number, vector: Float32Array): void {
+    const existed = this.matrix.set(id, vector);
+    if (this.graph) {
+      if (existed && !this.pending.has(id)) this.graph.remove(id);
+      this.pending.add(id);
+      this.afterPendingGrew();
+    } else if (this.matrix.size >= this.opts.annThreshold && !this.graphError) {
+      this.startGraph();
+    }
+  }
+
+  remove(id: number): void {
+    if (!this.matrix.delete(id) || !this.graph) return;
+    if (!this.pending.delete(id)) this.graph.remove(id);
+    if (this.matrix.size < this.opts.annThreshold / 2) this.dropGraph();
+    else if (this.graph.tombstones > Math.max(1024, this.graph.size / 2)) this.startGraph();
+  }
+
+  clear(): void {
+    this.dropGraph();
+    this.matrix.clear();
+  }
+
+  /** Inserts every pending vector into the graph now (blocking). Tests and benchmarks use it. */
+  flush(): void {
+    while (this.graph && this.pending.size > 0) this.insertPending(4096);
+  }
+
+  search(query: Float32Array, k: number, opts: VectorSearchOptions = {}): VectorHit[] {
+    this.matrix.checkVector(query, 'query');
+    const want = resultCount(k, this.matrix.size);
+    if (want === 0) return [];
+    const search = new SearchRun(this.matrix, query, want);
+    const { allowed, accept } = opts;
+    if (!allowed && !accept) return this.unfiltered(search);
+    return this.filtered(search, allowed, accept);
+  }
+
+  // --- searching -------------------------------------------------------------------------------------
+
+  private unfiltered(s: SearchRun): VectorHit[] {
+    if (this.graph && this.graphReady()) {
+      const top = new TopK(s.want);
+      // Ask for a whole beam (that is what widens usearch's search), rescore only the head of it.
+      const found = this.graph.search(s.query, Math.max(s.want * GRAPH_OVERSAMPLE, this.searchBeam()));
+      s.pushAll(found.slice(0, Math.max(s.want * GRAPH_OVERSAMPLE, 32)), top);
+      s.scorer.scanIds(this.pending, top);
+      // A graph with many tombstones can return too few; never answer short.
+      if (top.length === s.want) return top.sorted();
+    }
+    const top = new TopK(s.want);
+    s.pushAll(this.exactIds(s.query, s.want), top);
+    return top.sorted();
+  }
+
+  private filtered(s: SearchRun, allowed: ReadonlySet<number> | undefined, accept: Accept | undefined): VectorHit[] {
+    const plan = planFilteredSearch({
+      size: this.matrix.size,
+      want: s.want,
+      ...(allowed ? { allowedSize: allowed.size } : {}),
+      hasAccept: accept !== undefined,
+      ...(this.graph && this.graphReady() ? { graphBeam: this.searchBeam() } : {}),
+    });
+    const admit: Accept | undefined = allowed ? (id) => allowed.has(id) : undefined;
+    const top = new TopK(s.want);
+    if (plan.kind === 'subset') {
+      s.scorer.scanIds(allowed!, top, accept);
+      return top.sorted();
+    }
+    if (plan.kind === 'graph') {
+      s.pushAll(this.graph!.search(s.query, Math.max(plan.candidates, this.searchBeam())), top, admit, accept);
+      s.scorer.scanIds(this.pending, top, both(admit, accept));
+    } else {
+      s.pushAll(this.exactIds(s.query, plan.candidates), top, admit, accept);
+    }
+    if (top.length === s.want) return top.sorted();
+    return this.exactOverEligible(s, this.eligible(allowed, accept));
+  }
+
+  /** The exact answer restricted to `eligible` (every id in it is present and passed the filters). */
+  private exactOverEligible(s: SearchRun, eligible: Set<number>): VectorHit[] {
+    const top = new TopK(Math.min(s.want, eligible.size));
+    if (subsetBeatsSimd(eligible.size, this.matrix.size)) {
+      s.scorer.scanIds(eligible, top);
+      return top.sorted();
+    }
+    const admit: Accept = (id) => eligible.has(id);
+    const size = this.matrix.size;
+    const first = Math.min(size, Math.ceil((2 * s.want * size) / eligible.size) + s.want);
+    s.pushAll(this.exactIds(s.query, first), top, admit);
+    if (top.length < Math.min(s.want, eligible.size) && first < size) {
+      const all = new TopK(Math.min(s.want, eligible.size));
+      s.pushAll(this.exactIds(s.query, size), all, admit);
+      return all.sorted();
+    }
+    return top.sorted();
+  }
+
+  private eligible(allowed: ReadonlySet<number> | undefined, accept: Accept | undefined): Set<number> {
+    const out = new Set<number>();
+    const ids: Iterable<number> = allowed && allowed.size < this.matrix.size ? allowed : this.matrix.idList();
+    for (const id of ids) {
+      if (!this.matrix.has(id) || (allowed && !allowed.has(id)) || (accept && !accept(id))) continue;
+      out.add(id);
+    }
+    return out;
+  }
+
+  /** The `count` nearest ids by usearch's SIMD exact scan over the whole matrix. */
+  private exactIds(query: Float32Array, count: number): number[] {
+    // exactSearch reads from the buffer start, so a query that is a view into a larger buffer is copied.
+    const q = query.byteOffset === 0 ? query : query.slice();
+    let m: UsearchMatches;
+    try {
+      m = this.usearch.exactSearch(this.matrix.rows(), q, this.dimension, count, 'ip', 1);
+    } catch (e) {
+      throw adapterError('usearch exact search failed', e);
+    }
+    const ids = this.matrix.ids;
+    const out: number[] = [];
+    for (let i = 0; i < m.keys.length; i++) out.push(ids[Number(m.keys[i]!)]!);
+    return out;
+  }
+
+  // --- graph maintenance -----------------------------------------------------------------------------
+
+  /** Candidates asked of the graph; usearch searches with beam max(expansionSearch, k), so this sets the beam. */
+  private searchBeam(): number {
+    const base = this.opts.hnsw.expansionSearch;
+    const size = this.graph?.size ?? 0;
+    return Math.min(Math.max(base, MAX_BEAM), Math.round(base * Math.max(1, Math.sqrt(size / BEAM_GROWTH_FROM))));
+  }
+
+  private graphReady(): boolean {
+    return this.graph !== null && this.pending.size <= this.pendingLimit;
+  }
+
+  private startGraph(): void {
+    this.dropGraph();
+    this.graph = new HnswGraph(this.usearch, this.dimension, this.opts.hnsw);
+    this.pending = new Set(this.matrix.idList());
+    this.pendingCursor = null;
+    this.afterPendingGrew();
+  }
+
+  private dropGraph(): void {
+    this.cancelBuild?.();
+    this.cancelBuild = null;
+    this.graph = null;
+    this.pending = new Set();
+    this.pendingCursor = null;
+  }
+
+  private afterPendingGrew(): void {
+    if (this.opts.indexing === 'inline') this.flush();
+    else if (!this.cancelBuild) this.cancelBuild = runInSlices(this.builder);
+  }
+
+  private runSlice(): boolean {
+    const deadline = performance.now() + this.opts.sliceMs;
+    const batch = this.opts.hnsw.threads * 16;
+    while (this.graph && this.pending.size > 0 && performance.now() < deadline) this.insertPending(batch);
+    const more = this.graph !== null && this.pending.size > 0;
+    if (!more) this.cancelBuild = null;
+    return more;
+  }
+
+  /** Moves up to `max` pending vectors into the graph in one (multi-threaded) usearch call. */
+  private insertPending(max: number): void {
+    const graph = this.graph;
+    if (!graph) return;
+    const ids = this.takePending(max);
+    const d = this.dimension;
+    const rows = new Float32Array(ids.length * d);
+    for (let i = 0; i < ids.length; i++) {
+      const from = this.matrix.slot(ids[i]!)! * d;
+      rows.set(this.matrix.data.subarray(from, from + d), i * d);
+    }
+    try {
+      graph.insert(ids, rows);
+    } catch (e) {
+      // Out of memory or a native failure: searches stay exact (and correct) without the graph.
+      this.graphError = adapterError('HNSW insert failed; vector search stays exact', e);
+      this.dropGraph();
+    }
+  }
+
+  /**
+   * Removes and returns up to `max` pending ids. Reads through one long-lived iterator: restarting a Set
+   * iteration after deleting its head walks over the deleted entries again, quadratic over a large build.
+   */
+  private takePending(max: number): number[] {
+    const ids: number[] = [];
+    while (ids.length < max && this.pending.size > 0) {
+      const next = this.pendingCursor?.next();
+      if (!next || next.done) {
+        this.pendingCursor = this.pending.values();
+        continue;
+      }
+      ids.push(next.value);
+      this.pending.delete(next.value);
+    }
+    return ids;
+  }
+}
+
+function both(a: Accept | undefined, b: Accept | undefined): Accept | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return (id) => a(id) && b(id);
+}
+
+/** Per-search state: the query, its scorer, and rescoring of candidate ids. */
+class SearchRun {
+  readonly scorer: QueryScorer;
+
+  constructor(
+    private readonly matrix: VectorMatrix,
+    readonly query: Float32Array,
+    readonly want: number,
+  ) {
+    this.scorer = new QueryScorer(matrix, query);
+  }
+
+  /** Rescores candidate ids exactly and pushes those that are present and pass the filters. */
+  pushAll(ids: readonly number[], top: TopK, admit?: Accept, accept?: Accept): void {
+    const m = this.matrix;
+    for (const id of ids) {
+      if (admit && !admit(id)) continue;
+      const slot = m.slot(id);
+      if (slot === undefined) continue;
+      const score = this.scorer.score(slot);
+      if (score <= top.floor()) continue;
+      if (accept && !accept(id)) continue;
+      top.push(id, score);
+    }
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * Configuration schemas. Parsed once at the edge (`parseEngramConfig`, `parseContextConfig`); everything
+ * inside the engine receives the typed result. Defaults live here and nowhere else.
+ */
+import { z } from 'zod';
+import { learnSettingsSchema } from '../learn/engine/options.js';
+import { llmConfigSchema } from './llm-config.js';
+import { DOC_KINDS, PII_KINDS } from './types.js';
+import { parseWith } from './validate.js';
+
+const filterInput = z.record(z.string(), z.unknown()).optional();
+const positiveInt = (max: number) => z.number().int().min(1).max(max);
+
+// ---------------------------------------------------------------------------------------------------------
+// Seed 000's hybrid memory config, accepted as written; extra sections are Engram extensions.
+// ---------------------------------------------------------------------------------------------------------
+
+export const episodicWindowSchema = z
+  .object({
+    mode: z.enum(['last_n_events', 'since_minutes', 'none']).default('last_n_events'),
+    n: z.number().int().min(0).max(500).default(5),
+    since_minutes: z.number().positive().max(10_000_000).nullable().default(null),
+    filters: filterInput,
+  })
+  .strict();
+
+export const rerankerSettingsSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /**
+     * `heuristic` forces the built-in deterministic reranker. Any other name is passed to the configured HTTP
+     * reranker as its model; with no HTTP reranker configured the built-in one is used. Unset: the engine's reranker.
+     */
+    model: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const semanticRetrievalSchema = z
+  .object({
+    top_k: positiveInt(200).default(5),
+    filters: filterInput,
+    kinds: z.array(z.enum(DOC_KINDS)).min(1).optional(),
+    /** Candidates fetched from each index before fusion; defaults to max(50, 4·top_k). */
+    candidates: positiveInt(2000).optional(),
+    reranker: rerankerSettingsSchema.prefault({}),
+  })
+  .strict();
+
+export const mergePolicySchema = z
+  .object({
+    dedupe: z.enum(['source+hash', 'hash', 'none']).default('source+hash'),
+    /**
+     * Section order for the budget. `episodic_recent` (the window), `semantic` (all retrieved memory) and
+     * `semantic_<tag>` (retrieved memory tagged <tag>, e.g. `semantic_policy`); later sections fill what is left.
+     */
+    priority: z.array(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/)).max(16).default(['episodic_recent', 'semantic']),
+    token_budget: positiveInt(1_000_000).default(3000),
+  })
+  .strict();
+
+export const guardrailsSchema = z
+  .object({
+    provenance_inline: z.boolean().default(true),
+    /** At read time: scrub the rendered context once more (ingest scrubbing is configured on the engine). */
+    pii_scrub_at_ingest: z.boolean().default(true),
+    /** At read time: episodic items older than this are left out of the context. */
+    episodic_ttl_days: z.number().positive().nullable().default(null),
+    semantic_cache_ttl_hours: z.number().positive().nullable().default(null),
+  })
+  .strict();
+
+export const scoringSchema = z
+  .object({
+    /** Generative-Agents weights: score = relevance·w_r + recency·w_t + importance·w_i (+ confidence·w_c). */
+    weights: z
+      .object({
+        relevance: z.number().min(0).max(10).default(1),
+        recency: z.number().min(0).max(10).default(0.15),
+        importance: z.number().min(0).max(10).default(0.1),
+        confidence: z.number().min(0).max(10).default(0.1),
+      })
+      .strict()
+      .prefault({}),
+    /** Recency is 0.5^(age/half_life): 0.99^hours (seed 002) is a half-life of ~69 hours. */
+    recency_half_life_hours: z.number().positive().max(1e7).default(72),
+  })
+  .strict();
+
+export const diversitySchema = z
+  .object({
+    /** MMR trade-off: 1 = pure relevance, 0 = pure novelty. */
+    mmr_lambda: z.number().min(0).max(1).default(0.75),
+  })
+  .strict();
+
+export const contextScopeSchema = z
+  .object({
+    user_id: z.string().min(1).max(200).optional(),
+    agent_id: z.string().min(1).max(200).optional(),
+    session_id: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const contextConfigSchema = z
+  .object({
+    task_id: z.string().min(1).max(200).nullable().optional(),
+    query: z.string().max(10_000).optional(),
+    scope: contextScopeSchema.optional(),
+    episodic_window: episodicWindowSchema.prefault({}),
+    semantic_retrieval: semanticRetrievalSchema.prefault({}),
+    merge_policy: mergePolicySchema.prefault({}),
+    guardrails: guardrailsSchema.prefault({}),
+    conflict_resolution: z
+      .enum(['prefer_fresh_episodic_else_surface_both_with_note', 'surface_both_with_note', 'prefer_fresh'])
+      .default('prefer_fresh_episodic_else_surface_both_with_note'),
+    scoring: scoringSchema.prefault({}),
+    diversity: diversitySchema.prefault({}),
+  })
+  .strict();
+
+export type ContextConfigInput = z.input<typeof contextConfigSchema>;
+export type ContextConfig = z.output<typeof contextConfigSchema>;
+
+export function parseContextConfig(input: unknown): ContextConfig {
+  return parseWith(contextConfigSchema, input ?? {}, { what: 'context config' });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Engine configuration.
+// ---------------------------------------------------------------------------------------------------------
+
+export const embedderConfigSchema = z.discriminatedUnion('provider', [
+  z
+    .object({
+      provider: z.literal('use-lite'),
+      /** Worker threads, each with its own copy of the model (~300 MB). 0 runs on the main thread. */
+      workers: z.number().int().min(0).max(16).default(2),
+      batchSize: positiveInt(256).default(16),
+    })
+    .strict(),
+  z
+    .object({
+      provider: z.literal('openai-compatible'),
+      baseUrl: z.url(),
+      model: z.string().min(1),
+      apiKey: z.string().optional(),
+      /** Ask the server for this many dimensions (OpenAI text-embedding-3). Otherwise read from the first reply. */
+      dimensions: z.number().int().positive().optional(),
+      batchSize: positiveInt(2048).default(64),
+      timeoutMs: z.number().int().positive().default(30_000),
+    })
+    .strict(),
+]);
+
+export const rerankerConfigSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('heuristic') }).strict(),
+  z
+    .object({
+      provider: z.literal('http'),
+      /** Base URL of a service exposing POST /rerank (TEI, vLLM, Cohere-compatible). */
+      baseUrl: z.url(),
+      model: z.string().min(1).optional(),
+      apiKey: z.string().optional(),
+      timeoutMs: z.number().int().positive().default(10_000),
+    })
+    .strict(),
+]);
+
+export const piiConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    kinds: z.array(z.enum(PII_KINDS)).default([...PII_KINDS]),
+    /** Default region for phone numbers without a country code. */
+    defaultCountry: z.string().length(2).default('US'),
+  })
+  .strict();
+
+export const engramConfigSchema = z
+  .object({
+    storage: z.object({ url: z.string().min(1).default('sqlite:./engram.db') }).strict().prefault({}),
+    /** Optional Redis hot tier in front of the storage (`redis://host:6379`). Writes stay primary-first. */
+    cache: z
+      .object({
+        url: z.string().regex(/^rediss?:\/\//, 'expected redis:// or rediss://'),
+        factTtlHours: z.number().positive().default(24),
+        windowTtlSeconds: z.number().int().positive().default(300),
+      })
+      .strict()
+      .optional(),
+    embedder: embedderConfigSchema.default({ provider: 'use-lite', workers: 2, batchSize: 16 }),
+    reranker: rerankerConfigSchema.default({ provider: 'heuristic' }),
+    /** Optional everywhere: every step that can use an LLM has a deterministic default. */
+    llm: llmConfigSchema.default({ provider: 'none' }),
+    pii: piiConfigSchema.prefault({}),
+    retention: z
+      .object({
+        /** TTL given to events that do not carry their own `expiresAt`. null keeps them until forgotten. */
+        episodicTtlDays: z.number().positive().nullable().default(null),
+        /** How often expired rows are deleted physically. 0 disables the background sweep. */
+        sweepIntervalMinutes: z.number().min(0).default(60),
+      })
+      .strict()
+      .prefault({}),
+    indexing: z
+      .object({
+        /** Embed in the background after the write is acknowledged (lexical search works at once). */
+        background: z.boolean().default(true),
+        batchSize: positiveInt(1024).default(64),
+      })
+      .strict()
+      .prefault({}),
+    tokenizer: z.object({ encoding: z.enum(['cl100k_base', 'o200k_base']).default('cl100k_base') }).strict().prefault({}),
+    limits: z
+      .object({
+        maxContentChars: positiveInt(1_000_000).default(32_768),
+        maxBatch: positiveInt(100_000).default(10_000),
+      })
+      .strict()
+      .prefault({}),
+    defaultTenant: z.string().min(1).max(100).default('default'),
+    /** The learn path: segmentation, description, confidence, extraction, reflection, procedures, engine. */
+    learn: learnSettingsSchema.prefault({}),
+  })
+  .strict();
+
+export type EngramConfigInput = z.input<typeof engramConfigSchema>;
+export type EngramConfig = z.output<typeof engramConfigSchema>;
+export type EmbedderConfig = z.output<typeof embedderConfigSchema>;
+export type RerankerConfig = z.output<typeof rerankerConfigSchema>;
+export type PiiConfig = z.output<typeof piiConfigSchema>;
+
+export function parseEngramConfig(input: unknown): EngramConfig {
+  return parseWith(engramConfigSchema, input ?? {}, { what: 'configuration', code: 'CONFIG' });
+}

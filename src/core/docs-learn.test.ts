@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { makeEpisode, makeExample, makeProcedure } from '../../testing/storage-factories-learn.js';
+import { episodeDocText, episodeToDoc, exampleToDoc, procedureToDoc } from './docs-learn.js';
+import { contentHash } from './text.js';
+
+describe('learn record projections', () => {
+  it('projects a closed episode: summary, root cause and corrections, typed by outcome, at its end time', () => {
+    const e = makeEpisode({ summary: ' Deploy failed ', rootCause: 'expired token', corrections: ['renew first', ''], outcome: 'FAILURE', stateLabel: 'deploy' });
+    const doc = episodeToDoc(e)!;
+    expect(doc.text).toBe('Deploy failed\nexpired token\nrenew first');
+    expect(doc).toMatchObject({ kind: 'episode', refId: e.id, type: 'FAILURE', stateLabel: 'deploy', ts: e.endTs, importance: e.importance, confidence: 1 });
+    expect(doc.contentHash).toBe(contentHash(doc.text));
+    expect(episodeDocText({ summary: '', rootCause: undefined, corrections: [] })).toBe('');
+  });
+
+  it('projects no doc for an open episode or one with nothing to say', () => {
+    expect(episodeToDoc(makeEpisode({ closed: false }))).toBeUndefined();
+    expect(episodeToDoc(makeEpisode({ summary: '  ', corrections: [] }))).toBeUndefined();
+  });
+
+  it('projects a procedure with its Laplace success rate as importance', () => {
+    const p = makeProcedure({ name: 'hotfix', trigger: 'outage', steps: ['revert', 'ship'], successCount: 3, failureCount: 1 });
+    const doc = procedureToDoc(p);
+    expect(doc.text).toBe('hotfix\noutage\nrevert\nship');
+    expect(doc.importance).toBeCloseTo(4 / 6, 12);
+    expect(procedureToDoc({ ...p, successCount: 0, failureCount: 0 }).importance).toBe(0.5);
+    expect(doc).toMatchObject({ kind: 'procedure', ts: p.updatedAt, contentHash: contentHash(doc.text) });
+  });
+
+  it('projects an example as its query, typed by polarity, hashed by the query alone', () => {
+    const e = makeExample({ query: 'how to rotate keys', response: 'run rotate', polarity: 'negative' });
+    const doc = exampleToDoc(e);
+    expect(doc).toMatchObject({ kind: 'example', text: 'how to rotate keys', type: 'negative', contentHash: contentHash('how to rotate keys') });
+    expect(doc.contentHash).not.toBe(e.contentHash);
+  });
+});

@@ -1,0 +1,35 @@
+/** Terminal rendering of a LoCoMo report. */
+import type { LocomoReport } from './run.js';
+
+const GROUPS = ['all', 'dev', 'heldout', 'cat1', 'cat2', 'cat3', 'cat4', 'cat5'];
+
+export function renderLocomo(r: LocomoReport): string {
+  const names = Object.keys(r.retrievers);
+  const lines: string[] = [];
+  lines.push(`LoCoMo ${r.conversations} conversations, ${r.questions} questions; dev split ${r.devSplit.join(', ') || '(none)'}; ${r.skippedEvidence.count} evidence ids skipped`);
+  for (const k of r.ks) {
+    lines.push('', `evidence recall@${k} (hit@${k}) [session recall@${k}] — categories 1–4 unless cat5`);
+    const rows = names.map((n) => {
+      const row: Record<string, string> = { retriever: n };
+      for (const g of GROUPS) {
+        const t = r.retrievers[n]!.byK[g]?.[String(k)];
+        row[g] = t ? `${t.recall.toFixed(3)} (${t.hit.toFixed(2)})${g === 'all' ? ` [${t.sessionRecall.toFixed(2)}]` : ''}` : '-';
+      }
+      return row;
+    });
+    lines.push(table(rows));
+  }
+  lines.push('', 'paraphrase dev set through search (R@1 / R@5), mean ms per query');
+  lines.push(table(names.map((n) => ({ retriever: n, 'R@1': r.retrievers[n]!.paraphrase.r1.toFixed(3), 'R@5': r.retrievers[n]!.paraphrase.r5.toFixed(3), 'ms/query': String(r.retrievers[n]!.queryMs) }))));
+  lines.push('', `ingest: Engram ${r.ingest.engramReused ? 'reused cached DB' : `${String(r.ingest.engramSeconds)} s`}; Mem0 ${r.ingest.mem0Seconds === null ? 'not run' : `${r.ingest.mem0Seconds} s`}; embedding cache ${r.embeddingCache.hits} hits / ${r.embeddingCache.misses} misses`);
+  if (r.mem0Note) lines.push(r.mem0Note);
+  return lines.join('\n');
+}
+
+export function table(rows: Record<string, string>[]): string {
+  if (rows.length === 0) return '';
+  const cols = Object.keys(rows[0]!);
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((row) => (row[c] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(width[i]!) : c.padStart(width[i]!))).join('  ');
+  return [line(cols), line(width.map((w) => '-'.repeat(w))), ...rows.map((row) => line(cols.map((c) => row[c] ?? '')))].join('\n');
+}

@@ -1,0 +1,272 @@
+/**
+ * `engram bench perf`: Engram on synthetic agent memories at several sizes (ingest ack latency, bulk
+ * events/s, backlog drain, search/getContext percentiles, RSS, DB size, exact vs ANN recall@10), and Mem0
+ * (`infer:false`, file-backed `memory` store, same vectors) on the same 20k workload for the ratios.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createUseLiteEmbedder } from '../../adapters/embedders/use-lite.js';
+import { createHeuristicReranker } from '../../adapters/rerankers/heuristic.js';
+import { openSqliteStorage } from '../../adapters/storage/sqlite/index.js';
+import { createVectorIndex, describeVectorIndex, FlatVectorIndex } from '../../adapters/vector/index.js';
+import { createMemory, type Memory } from '../../memory.js';
+import type { Embedder } from '../../ports/embedder.js';
+import { cachedEmbedder } from '../locomo/embed-cache.js';
+import { keepOpen } from '../locomo/engine.js';
+import { openMem0 } from '../mem0/mem0.js';
+import { poolEmbedder } from './pool-embedder.js';
+import { causes, symptoms, synthEvents, synthQueries } from './synthetic.js';
+import { fileSizeMb, latency, round, rssMb, timeEach, type Latency } from './stats.js';
+
+export interface PerfOptions {
+  sizes: number[];
+  queries: number;
+  pool: number;
+  mem0Size: number;
+  mem0: boolean;
+  ann: boolean;
+  cacheDir: string;
+  embedder?: Embedder | undefined;
+  log?: ((s: string) => void) | undefined;
+}
+
+export interface SizeReport {
+  n: number;
+  /** Seconds `memory.warm()` took (loading indexes, completing the HNSW graph) before the searches. */
+  warmSeconds: number;
+  ackMs: Latency;
+  bulkEventsPerSec: number;
+  drainPerSec: number;
+  search: Latency;
+  getContext: Latency;
+  rssMb: number;
+  dbMb: number;
+  ann: { mode: string; recallAt10: number | null; exactMs: Latency; annMs: Latency } | null;
+}
+
+export interface PerfReport {
+  machine: string;
+  loadAvg: number[];
+  modelEmbeddingsPerSec: number;
+  sizes: SizeReport[];
+  mem0: null | {
+    n: number;
+    /** Writers in flight in the concurrent ingest runs (an agent fleet, or tool calls logged in parallel). */
+    concurrency: number;
+    mem0AddPerSec: number;
+    mem0ConcurrentAddPerSec: number;
+    engramLogEventPerSec: number;
+    engramConcurrentLogEventPerSec: number;
+    /** Engram's sequential durable logEvent rate over Mem0's sequential add rate. */
+    ingestRatio: number;
+    /** The same with `concurrency` writers in flight on each side (Engram group-commits them). */
+    concurrentIngestRatio: number;
+    mem0SearchMs: Latency;
+    engramSearchMs: Latency;
+    searchP95Ratio: number;
+    mem0Precision10: number;
+    engramPrecision10: number;
+  };
+  mem0Note?: string;
+}
+
+export async function runPerfBench(opts: PerfOptions): Promise<PerfReport> {
+  const log = opts.log ?? (() => undefined);
+  mkdirSync(opts.cacheDir, { recursive: true });
+  const real = opts.embedder ?? createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 16 });
+  await real.init();
+  const cached = cachedEmbedder(real, join(opts.cacheDir, 'embeddings.db'), { closeInner: false });
+  try {
+    log('model embedding rate: 400 fresh texts…');
+    const fresh = Array.from({ length: 400 }, (_, i) => `fresh text ${Date.now()} number ${i} about the ${symptoms[i % symptoms.length]!}`);
+    const t0 = performance.now();
+    await real.embed(fresh);
+    const modelEmbeddingsPerSec = round(400 / ((performance.now() - t0) / 1000), 1);
+    const maxN = Math.max(...opts.sizes, opts.mem0 ? opts.mem0Size : 0);
+    const corpus = synthEvents(maxN, 1).map((e) => ({ ...e, text: e.content! }));
+    log(`embedding a pool of ${opts.pool} real texts (cached)…`);
+    const vectors = await poolEmbedder(cached, corpus, opts.pool);
+    const queries = synthQueries(opts.queries, 2);
+    await cached.embed(queries);
+    const sizes: SizeReport[] = [];
+    for (const n of opts.sizes) {
+      log(`size ${n}…`);
+      sizes.push(await measureSize(vectors, corpus.slice(0, n), queries, opts.ann, log));
+    }
+    let mem0: PerfReport['mem0'] = null;
+    let mem0Note: string | undefined;
+    if (opts.mem0) {
+      try {
+        mem0 = await compareMem0(vectors, corpus.slice(0, opts.mem0Size), queries.slice(0, Math.min(50, queries.length)), log);
+      } catch (e) {
+        mem0Note = `Mem0 not run: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    }
+    return {
+      machine: `${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${round(totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}`,
+      loadAvg: loadavg().map((x) => round(x, 2)),
+      modelEmbeddingsPerSec,
+      sizes,
+      mem0,
+      ...(mem0Note ? { mem0Note } : {}),
+    };
+  } finally {
+    await cached.close();
+    if (!opts.embedder) await real.close();
+  }
+}
+
+async function openEngram(embedder: Embedder, background: boolean): Promise<{ memory: Memory; path: string; done: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-perf-'));
+  const path = join(dir, 'perf.db');
+  const memory = await createMemory({
+    storage: await openSqliteStorage({ path }),
+    embedder: keepOpen(embedder),
+    reranker: createHeuristicReranker(),
+    config: { indexing: { background }, retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
+  });
+  return { memory, path, done: async () => { await memory.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+type Corpus = (ReturnType<typeof synthEvents>[number] & { text: string })[];
+
+async function measureSize(embedder: Embedder, corpus: Corpus, queries: string[], ann: boolean, log: (s: string) => void): Promise<SizeReport> {
+  const { memory, path, done } = await openEngram(embedder, true);
+  try {
+    const events = corpus.map(({ family: _f, text: _t, ...e }) => e);
+    const single = events.slice(0, Math.min(500, events.length));
+    const ack = await timeEach(single, (e) => memory.logEvent(e));
+    const t0 = performance.now();
+    for (let i = single.length; i < events.length; i += 1000) await memory.logEvents(events.slice(i, i + 1000));
+    const bulkSec = (performance.now() - t0) / 1000;
+    const backlog = await memory.embeddingBacklog();
+    const t1 = performance.now();
+    await memory.flush();
+    const drainSec = (performance.now() - t1) / 1000;
+    const tw = performance.now();
+    await memory.warm();
+    const warmSeconds = round((performance.now() - tw) / 1000, 1);
+    log(`  ingested ${events.length}, indexes warm in ${warmSeconds} s, searching…`);
+    const search = await timeEach(queries, (q) => memory.search({ query: q, k: 10 }));
+    const ctx = await timeEach(queries, (q) => memory.getContext(q, { semantic_retrieval: { top_k: 10 }, merge_policy: { token_budget: 2000 } }));
+    return {
+      n: corpus.length,
+      warmSeconds,
+      ackMs: latency(ack),
+      bulkEventsPerSec: Math.round((events.length - single.length) / Math.max(bulkSec, 1e-9)),
+      drainPerSec: backlog > 0 ? Math.round(backlog / Math.max(drainSec, 1e-9)) : 0,
+      search: latency(search),
+      getContext: latency(ctx),
+      rssMb: rssMb(),
+      dbMb: fileSizeMb(path),
+      ann: ann ? await annRecall(embedder, corpus, queries) : null,
+    };
+  } finally {
+    await done();
+  }
+}
+
+/** Exact scan vs the ANN index (usearch HNSW when it loads) on the same vectors: recall@10 against exact. */
+async function annRecall(embedder: Embedder, corpus: Corpus, queries: string[]): Promise<SizeReport['ann']> {
+  const dim = embedder.dimension;
+  const exact = new FlatVectorIndex(dim);
+  const approx = createVectorIndex(dim, { indexing: 'inline', annThreshold: Math.min(20_000, corpus.length) });
+  for (let i = 0; i < corpus.length; i += 2000) {
+    const vs = await embedder.embed(corpus.slice(i, i + 2000).map((c) => c.content!));
+    vs.forEach((v, j) => {
+      exact.add(i + j, v);
+      approx.add(i + j, v);
+    });
+  }
+  const qv = await embedder.embed(queries);
+  const mode = describeVectorIndex(approx).mode;
+  let found = 0;
+  const exactMs: number[] = [];
+  const annMs: number[] = [];
+  for (const q of qv) {
+    let t = performance.now();
+    const e = exact.search(q, 10);
+    exactMs.push(performance.now() - t);
+    t = performance.now();
+    const a = new Set(approx.search(q, 10).map((h) => h.id));
+    annMs.push(performance.now() - t);
+    found += e.filter((h) => a.has(h.id)).length;
+  }
+  return { mode, recallAt10: approx.approximate ? round(found / (10 * qv.length), 3) : null, exactMs: latency(exactMs), annMs: latency(annMs) };
+}
+
+/** Share of the top 10 whose text contains the query's subject (symptom or cause phrase). */
+function precisionAt10(query: string, texts: readonly string[]): number {
+  const subject = [...symptoms, ...causes].filter((s) => query.includes(s)).sort((a, b) => b.length - a.length)[0];
+  if (!subject) return 0;
+  return texts.slice(0, 10).filter((t) => t.includes(subject)).length / 10;
+}
+
+/** Writers in flight in the concurrent ingest comparison. */
+const INGEST_CONCURRENCY = 16;
+
+/** Runs `fn` over `items` with `concurrency` calls in flight; returns items per second. */
+async function rate<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+  return round(items.length / ((performance.now() - t) / 1000), 1);
+}
+
+async function compareMem0(embedder: Embedder, corpus: Corpus, queries: string[], log: (s: string) => void): Promise<NonNullable<PerfReport['mem0']>> {
+  const n = corpus.length;
+  // The concurrent runs add a further slice of the corpus on top (unique texts, no dedupe shortcut).
+  const extra = corpus.slice(0, Math.min(2000, n)).map((c, i) => ({ ...c, content: `${c.content!} (batch ${i})` }));
+  log(`mem0: ${n} durable adds one at a time (file-backed memory store), then ${extra.length} with ${INGEST_CONCURRENCY} in flight…`);
+  const m0 = await openMem0(embedder);
+  try {
+    await embedder.embed(extra.map((c) => c.content));
+    const mem0AddPerSec = await rate(corpus, 1, (c) => m0.add(c.content!, 'perf-user', { family: c.family }));
+    const mem0ConcurrentAddPerSec = await rate(extra, INGEST_CONCURRENCY, (c) => m0.add(c.content, 'perf-user', { family: c.family }));
+    log('mem0: searching…');
+    let p0 = 0;
+    const mem0SearchMs = await timeEach(queries, async (q) => {
+      const hits = await m0.search(q, 'perf-user', 10);
+      p0 += precisionAt10(q, hits.map((h) => h.text));
+    });
+    log(`engram: ${n} durable logEvent calls one at a time, then ${extra.length} with ${INGEST_CONCURRENCY} in flight…`);
+    const { memory, done } = await openEngram(embedder, true);
+    try {
+      const engramLogEventPerSec = await rate(corpus, 1, (c) => memory.logEvent({ userId: 'perf-user', type: 'note', content: c.content!, ts: c.ts! }));
+      const engramConcurrentLogEventPerSec = await rate(extra, INGEST_CONCURRENCY, (c) => memory.logEvent({ userId: 'perf-user', type: 'note', content: c.content, ts: c.ts! }));
+      await memory.flush();
+      await memory.warm();
+      let pe = 0;
+      const engramSearchMs = await timeEach(queries, async (q) => {
+        const hits = await memory.search({ query: q, k: 10, userId: 'perf-user' });
+        pe += precisionAt10(q, hits.map((h) => h.doc.text));
+      });
+      const m = latency(mem0SearchMs);
+      const e = latency(engramSearchMs);
+      return {
+        n,
+        concurrency: INGEST_CONCURRENCY,
+        mem0AddPerSec,
+        mem0ConcurrentAddPerSec,
+        engramLogEventPerSec,
+        engramConcurrentLogEventPerSec,
+        ingestRatio: round(engramLogEventPerSec / mem0AddPerSec, 1),
+        concurrentIngestRatio: round(engramConcurrentLogEventPerSec / mem0ConcurrentAddPerSec, 1),
+        mem0SearchMs: m,
+        engramSearchMs: e,
+        searchP95Ratio: round(m.p95 / Math.max(e.p95, 1e-6), 1),
+        mem0Precision10: round(p0 / queries.length, 3),
+        engramPrecision10: round(pe / queries.length, 3),
+      };
+    } finally {
+      await done();
+    }
+  } finally {
+    rmSync(m0.dir, { recursive: true, force: true });
+  }
+}

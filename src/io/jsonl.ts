@@ -1,0 +1,147 @@
+/**
+ * JSONL import and export. One record per line:
+ *   {"record":"event", ...event fields}     (also plain seed-000 events: {"task_id":…,"ts":…,"type":…})
+ *   {"record":"fact",  ...fact fields}      (also any line with `text` and no `type`)
+ * Export writes every live event and every fact version; re-importing an export is idempotent (event ids are
+ * kept; facts dedupe by key and content hash). Import validates the whole file before writing anything.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { EngramError, isEngramError, type ErrorIssue } from '../core/errors.js';
+import { contentHash } from '../core/text.js';
+import type { Fact, MemoryEvent } from '../core/types.js';
+import type { Memory } from '../memory.js';
+import { prepareEvents, type EventWriteContext } from '../write/events.js';
+import { parseFactInput } from '../write/facts.js';
+import type { FactInput } from '../write/input.js';
+
+export interface ImportProgress {
+  phase: 'validate' | 'write';
+  lines: number;
+  total: number;
+}
+
+export interface ImportReport {
+  lines: number;
+  events: number;
+  facts: number;
+  duplicates: number;
+}
+
+type Line = { record: 'event' | 'fact'; body: Record<string, unknown>; line: number };
+
+const EVENT_EXPORT_ONLY = ['seq', 'recordedAt', 'contentHash', 'pii', 'record'];
+const FACT_EXPORT_ONLY = ['id', 'version', 'supersedes', 'piiReport', 'supportCount', 'contradictCount', 'recordedAt', 'expiredAt', 'contentHash', 'provenance', 'record'];
+
+function classify(raw: unknown, line: number): Line {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new EngramError('VALIDATION', `line ${line}: expected a JSON object`, { issues: [{ path: `line ${line}`, message: 'expected a JSON object' }] });
+  }
+  const body = raw as Record<string, unknown>;
+  const record = body.record === 'fact' || body.record === 'event' ? body.record : 'text' in body && !('type' in body) ? 'fact' : 'event';
+  const drop = record === 'event' ? EVENT_EXPORT_ONLY : FACT_EXPORT_ONLY;
+  const cleaned = Object.fromEntries(Object.entries(body).filter(([k, v]) => !drop.includes(k) && v !== null));
+  return { record, body: cleaned, line };
+}
+
+async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
+  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
+  for await (const text of rl) {
+    n++;
+    if (text.trim() !== '') yield { text, line: n };
+  }
+}
+
+async function collect(path: string, ctx: EventWriteContext, onProgress?: (p: ImportProgress) => void): Promise<Line[]> {
+  const lines: Line[] = [];
+  const issues: ErrorIssue[] = [];
+  for await (const { text, line } of readLines(path)) {
+    try {
+      const parsed = classify(JSON.parse(text), line);
+      if (parsed.record === 'event') prepareEvents(ctx, [parsed.body], `line ${line}`);
+      else parseFactInput(ctx, parsed.body, `line ${line}`);
+      lines.push(parsed);
+    } catch (e) {
+      const found = isEngramError(e) ? e.issues : [];
+      issues.push(...(found.length ? found : [{ path: `line ${line}`, message: e instanceof Error ? e.message : String(e) }]));
+      if (issues.length >= 50) break;
+    }
+    if (line % 1000 === 0) onProgress?.({ phase: 'validate', lines: lines.length, total: 0 });
+  }
+  if (issues.length) {
+    throw new EngramError('VALIDATION', `import rejected, nothing written: ${issues[0]!.path}: ${issues[0]!.message}`, { issues });
+  }
+  return lines;
+}
+
+export async function importJsonl(
+  memory: Memory,
+  ctx: EventWriteContext,
+  path: string,
+  opts: { tenant?: string; batchSize?: number; onProgress?: (p: ImportProgress) => void } = {},
+): Promise<ImportReport> {
+  const lines = await collect(path, ctx, opts.onProgress);
+  const report: ImportReport = { lines: lines.length, events: 0, facts: 0, duplicates: 0 };
+  const batchSize = opts.batchSize ?? 1000;
+  const withTenant = (b: Record<string, unknown>) => (opts.tenant ? { ...b, tenant: opts.tenant } : b);
+  let batch: Record<string, unknown>[] = [];
+  let done = 0;
+  const flushEvents = async () => {
+    if (batch.length === 0) return;
+    const written = await memory.logEvents(batch);
+    for (const e of written) {
+      if (e.duplicate) report.duplicates++;
+      else report.events++;
+    }
+    done += batch.length;
+    batch = [];
+    opts.onProgress?.({ phase: 'write', lines: done, total: lines.length });
+  };
+  for (const l of lines) {
+    if (l.record === 'event') {
+      batch.push(withTenant(l.body));
+      if (batch.length >= batchSize) await flushEvents();
+      continue;
+    }
+    await flushEvents();
+    const lineTenant = opts.tenant ?? (typeof l.body.tenant === 'string' ? l.body.tenant : ctx.defaultTenant);
+    if (await isKnownVersion(memory, lineTenant, l.body)) {
+      report.duplicates++;
+    } else {
+      // Validated in the first pass; remember() re-validates anyway.
+      const r = await memory.remember(withTenant(l.body) as FactInput);
+      if (r.status === 'duplicate') report.duplicates++;
+      else report.facts++;
+    }
+    opts.onProgress?.({ phase: 'write', lines: ++done, total: lines.length });
+  }
+  await flushEvents();
+  return report;
+}
+
+/**
+ * An exported old version must not come back as a new version on re-import: a keyed fact is known when any
+ * version of its key already has the same text.
+ */
+async function isKnownVersion(memory: Memory, tenant: string, body: Record<string, unknown>): Promise<boolean> {
+  if (typeof body.key !== 'string' || typeof body.text !== 'string') return false;
+  const hash = contentHash(body.text);
+  const versions = await memory.factHistory(body.key, tenant);
+  return versions.some((v) => v.contentHash === hash);
+}
+
+export type ExportLine = ({ record: 'event' } & Omit<MemoryEvent, 'ts'> & { ts: string }) | ({ record: 'fact' } & Fact);
+
+/** Every live event (chronological) then every fact version of the tenant, as JSONL-ready objects. */
+export async function* exportRecords(memory: Memory, tenant: string, now: number): AsyncGenerator<ExportLine> {
+  let afterSeq = 0;
+  for (;;) {
+    const page = await memory.storage.queryEvents({ tenant, afterSeq, limit: 1000, now });
+    for (const e of page) yield { record: 'event', ...e, ts: new Date(e.ts).toISOString() };
+    if (page.length < 1000) break;
+    afterSeq = page[page.length - 1]!.seq;
+  }
+  const facts = await memory.storage.listFacts({ tenant, includeExpired: true, now, limit: 1_000_000 });
+  for (const f of facts) yield { record: 'fact', ...f };
+}

@@ -1,0 +1,158 @@
+/**
+ * The reinforcement loop's core: an outcome episode meets the retrieval that informed it.
+ *
+ *  - LED_TO from exactly the retrieved episodes and facts to the outcome episode;
+ *  - evidence on exactly the retrieved facts (their lineage's live version is updated, or revised below the
+ *    threshold) and, where the evidence contradicts, a link `episode CONTRADICTED fact`;
+ *  - with a correction, LEARNED_FROM from the outcome episode to the retrieved episodes whose lesson the
+ *    correction revises (their root cause is what it says was mistaken; all retrieved episodes when it names
+ *    no mistaken belief or none of them matches).
+ *
+ * How a fact is judged (`judgeFact`): when a root cause or a correction is known, the fact's claim is compared
+ * with it first — a claim that names what it actually was is supported (1) even though the decision failed;
+ * one that names what the correction calls mistaken is contradicted (1); one that shares nothing with the
+ * established cause did not apply to a situation it was retrieved for, and is contradicted at half strength.
+ * Otherwise the outcome decides: SUCCESS supports (1), FAILURE contradicts (1), PARTIAL supports at half
+ * strength, UNKNOWN says nothing. The claim is the clause after its action verb ("… check <claim>"), minus a
+ * "not …" tail, which counts the other way round (overlap coefficient of specific terms, ≥ 0.5 to count). Weights fall with retrieval rank (0.9^i among the retrieved facts): the
+ * first-ranked fact bore most on the decision.
+ */
+import { idKind } from '../../core/ids.js';
+import type { Episode, Link, Outcome } from '../../core/types.js';
+import type { RetrievalRecord } from '../../ports/storage.js';
+import { parseCorrection } from '../cues.js';
+import { overlapCoefficient } from '../text.js';
+import type { EngineContext } from './context.js';
+import { addEvidence, type FactUpdate } from './facts.js';
+import { makeLink, mistakenStems, revisesLesson, specificStems } from './links.js';
+
+export interface ReinforceOptions {
+  correction?: string | undefined;
+  rootCause?: string | undefined;
+}
+
+export interface FactJudgement {
+  polarity: 'support' | 'contradict';
+  /** 0..1 before the rank discount. */
+  strength: number;
+  reason: string;
+}
+
+export type FactReinforcement = FactUpdate & { polarity: 'support' | 'contradict'; weight: number; reason: string };
+
+export interface ReinforceReport {
+  retrievalId: string;
+  episodeId: string;
+  outcome: Outcome;
+  retrievedEpisodeIds: string[];
+  retrievedFactIds: string[];
+  /** Every link asserted (LED_TO, LEARNED_FROM, CONTRADICTED), as stored. */
+  links: Link[];
+  facts: FactReinforcement[];
+}
+
+const RANK_DECAY = 0.9;
+const MIN_WEIGHT = 0.1;
+const ACTION_RE = /\b(?:check|suspect|investigate|inspect|look at|verify|prefer|use|try|roll back|revert|restart|scale|increase|raise|reduce|lower)\b\s+(.+)$/i;
+const NEGATED_TAIL_RE = /,?\s+(?:and\s+)?(?:not|rather than|instead of)\s+(.+)$/i;
+
+/** The claim of a fact and what it says it is not. */
+export function claimOf(text: string): { claim: Set<string>; negated: Set<string> } {
+  const body = text.split(' Revised:')[0]!.replace(/\([^()]*\)/g, ' ');
+  const action = ACTION_RE.exec(body)?.[1] ?? body;
+  const neg = NEGATED_TAIL_RE.exec(action);
+  return { claim: specificStems(neg ? action.slice(0, neg.index) : action), negated: specificStems(neg?.[1] ?? '') };
+}
+
+export function judgeFact(text: string, outcome: Outcome, opts: ReinforceOptions = {}): FactJudgement | undefined {
+  const parts = opts.correction ? parseCorrection(opts.correction) : {};
+  const actual = specificStems([opts.rootCause ?? '', parts.actual ?? ''].join(' '));
+  const mistaken = opts.correction ? mistakenStems([opts.correction]) : new Set<string>();
+  if (actual.size > 0 || mistaken.size > 0) {
+    const { claim, negated } = claimOf(text);
+    const agree = Math.max(overlapCoefficient(claim, actual), overlapCoefficient(negated, mistaken));
+    const disagree = Math.max(overlapCoefficient(claim, mistaken), overlapCoefficient(negated, actual));
+    if (agree >= 0.5 && agree > disagree) return { polarity: 'support', strength: 1, reason: 'its claim names the actual cause' };
+    if (disagree >= 0.5 && disagree > agree) return { polarity: 'contradict', strength: 1, reason: 'its claim names what the correction says was mistaken' };
+    // It was retrieved for this situation and points elsewhere than the established cause: it did not apply.
+    if (actual.size > 0 && claim.size > 0 && agree === 0) return { polarity: 'contradict', strength: 0.5, reason: 'its claim misses the established cause' };
+  }
+  switch (outcome) {
+    case 'SUCCESS':
+      return { polarity: 'support', strength: 1, reason: 'the decision it informed succeeded' };
+    case 'FAILURE':
+      return { polarity: 'contradict', strength: 1, reason: 'the decision it informed failed' };
+    case 'PARTIAL':
+      return { polarity: 'support', strength: 0.5, reason: 'the decision it informed partly succeeded' };
+    default:
+      return undefined;
+  }
+}
+
+export async function reinforceFromRetrieval(
+  ctx: EngineContext,
+  tenant: string,
+  episode: Episode,
+  record: RetrievalRecord,
+  outcome: Outcome,
+  opts: ReinforceOptions = {},
+): Promise<ReinforceReport> {
+  const at = ctx.clock.now();
+  const retrievedEpisodeIds = [...new Set(record.itemIds.filter((id) => idKind(id) === 'episode' && id !== episode.id))];
+  const retrievedFactIds = [...new Set(record.itemIds.filter((id) => idKind(id) === 'fact'))];
+  const evidence = `retrieval ${record.id}`;
+  const links: Link[] = [
+    ...retrievedEpisodeIds.map((id) => makeLink(tenant, 'LED_TO', id, episode.id, { evidence, at })),
+    ...retrievedFactIds.map((id) => makeLink(tenant, 'LED_TO', id, episode.id, { evidence, at })),
+  ];
+  if (opts.correction) links.push(...(await learnedFrom(ctx, tenant, episode, retrievedEpisodeIds, opts.correction, at)));
+
+  const facts: FactReinforcement[] = [];
+  let rank = 0;
+  for (const id of retrievedFactIds) {
+    const fact = await ctx.storage.getFact(tenant, id);
+    if (!fact) continue;
+    const judged = judgeFact(fact.text, outcome, opts);
+    const weight = Math.max(MIN_WEIGHT, round((judged?.strength ?? 0) * RANK_DECAY ** rank++));
+    if (!judged) continue;
+    const update = await addEvidence(ctx, tenant, fact, [{ episodeId: episode.id, polarity: judged.polarity, weight }]);
+    if (!update) continue;
+    facts.push({ ...update, polarity: judged.polarity, weight, reason: judged.reason });
+    if (judged.polarity === 'contradict') links.push(makeLink(tenant, 'CONTRADICTED', episode.id, fact.id, { weight, evidence, at }));
+  }
+  const stored = links.length ? await ctx.storage.putLinks(links) : [];
+  return { retrievalId: record.id, episodeId: episode.id, outcome, retrievedEpisodeIds, retrievedFactIds, links: stored, facts };
+}
+
+async function learnedFrom(ctx: EngineContext, tenant: string, episode: Episode, retrieved: readonly string[], correction: string, at: number): Promise<Link[]> {
+  if (retrieved.length === 0) return [];
+  const episodes = await ctx.storage.getEpisodes(tenant, retrieved);
+  const mistaken = mistakenStems([correction]);
+  const revised = episodes.filter((e) => revisesLesson(mistaken, e.rootCause ?? e.summary) >= 0.5);
+  const targets = revised.length > 0 ? revised : episodes;
+  const why = revised.length > 0 ? 'correction revises its root cause' : 'correction of a decision it informed';
+  return targets.map((e) => makeLink(tenant, 'LEARNED_FROM', episode.id, e.id, { evidence: why, at }));
+}
+
+/** Scope and stream of a retrieval, from the context config it stored (`task_id`, `scope.*`). */
+export function retrievalScope(record: RetrievalRecord): { taskId?: string; sessionId?: string; userId?: string; agentId?: string } {
+  const cfg = record.config;
+  if (!cfg || typeof cfg !== 'object') return {};
+  const c = cfg as { task_id?: unknown; scope?: { session_id?: unknown; user_id?: unknown; agent_id?: unknown } };
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  const out: { taskId?: string; sessionId?: string; userId?: string; agentId?: string } = {};
+  const taskId = str(c.task_id);
+  const sessionId = str(c.scope?.session_id);
+  const userId = str(c.scope?.user_id);
+  const agentId = str(c.scope?.agent_id);
+  if (taskId) out.taskId = taskId;
+  if (sessionId) out.sessionId = sessionId;
+  if (userId) out.userId = userId;
+  if (agentId) out.agentId = agentId;
+  return out;
+}
+
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}

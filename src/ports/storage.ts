@@ -1,0 +1,297 @@
+/**
+ * The storage port. Every method takes the tenant explicitly and every adapter must confine every query to
+ * it: tenant is a hard partition, not a relevance hint. Scoring, fusion and budgeting are not here; an
+ * adapter stores records, keeps the retrieval projection (`Doc`) and its indexes in step, and answers
+ * queries. Semantics that must agree across adapters are pinned by `testing/storage-conformance.ts`.
+ */
+import type { FilterNode } from '../core/filter.js';
+import type {
+  ApiKeyRecord,
+  Doc,
+  DocKind,
+  Episode,
+  EventType,
+  Example,
+  ExamplePolarity,
+  Fact,
+  FactEvidence,
+  Link,
+  LinkType,
+  MemoryEvent,
+  Outcome,
+  Procedure,
+  Scope,
+  WorkingMemoryRecord,
+} from '../core/types.js';
+
+export interface StorageCapabilities {
+  /** Vector search uses an approximate index above some size (results may differ slightly from exact). */
+  ann: boolean;
+  /** Several processes may write at once. */
+  multiProcess: boolean;
+}
+
+/** An event as the write path hands it to storage; storage assigns `seq`. */
+export type NewEvent = Omit<MemoryEvent, 'seq'>;
+
+export interface AppendResult {
+  id: string;
+  seq: number;
+  /**
+   * Set when the tenant already held this event (same id and content hash) or one with the same source and
+   * content hash; nothing was written and this names the original. The same id with other content is a
+   * CONFLICT for the whole batch.
+   */
+  duplicateOf?: string;
+}
+
+/** Narrowing inside a tenant. Every field present must match exactly. */
+export type ScopeFilter = Partial<Omit<Scope, 'tenant'>>;
+
+export interface EventQuery {
+  tenant: string;
+  scope?: ScopeFilter;
+  types?: EventType[];
+  /** Events carrying all of these tags. */
+  tags?: string[];
+  /** ts >= since, ts < until (epoch ms). */
+  since?: number;
+  until?: number;
+  filter?: FilterNode;
+  /** The most recent `lastN` events, returned in chronological order. */
+  lastN?: number;
+  /** Chronological paging: events with seq > afterSeq, at most `limit`. */
+  afterSeq?: number;
+  limit?: number;
+  /** Events whose `expiresAt` is at or before `now` are not returned. */
+  now: number;
+}
+
+export interface DocQuery {
+  tenant: string;
+  scope?: ScopeFilter;
+  kinds?: DocKind[];
+  filter?: FilterNode;
+  k: number;
+  /** Documents expired at `now` are not returned. */
+  now: number;
+}
+
+export interface DocHit {
+  docId: number;
+  /** Lexical: BM25 with higher = better. Vector: cosine similarity in [-1, 1]. */
+  score: number;
+}
+
+export interface PendingEmbedding {
+  contentHash: string;
+  text: string;
+}
+
+export interface ForgetSelector {
+  tenant: string;
+  /** Event, fact (any version: the whole lineage goes), episode, procedure or example ids. */
+  ids?: string[];
+  /** Everything in this scope (all fields must match). `{}` means the whole tenant. */
+  scope?: ScopeFilter;
+}
+
+export interface ForgetReport {
+  events: number;
+  facts: number;
+  docs: number;
+  embeddings: number;
+  /** Episodes, links, procedures, examples and working memories removed (0 where none existed). */
+  episodes?: number;
+  links?: number;
+  procedures?: number;
+  examples?: number;
+}
+
+export interface EpisodeQuery {
+  tenant: string;
+  scope?: ScopeFilter;
+  streamKey?: string;
+  closed?: boolean;
+  outcomes?: Outcome[];
+  /** endTs >= since */
+  since?: number;
+  /** Newest first (by endTs) when 'desc'; default 'asc'. */
+  order?: 'asc' | 'desc';
+  limit?: number;
+}
+
+export interface LinkQuery {
+  tenant: string;
+  ids: readonly string[];
+  /** 'out': links whose fromId is in ids; 'in': toId in ids; 'both'. */
+  direction: 'out' | 'in' | 'both';
+  types?: LinkType[];
+}
+
+export interface TraverseQuery extends LinkQuery {
+  maxDepth: number;
+  limit: number;
+}
+
+export interface ProcedureQuery {
+  tenant: string;
+  scope?: ScopeFilter;
+  limit?: number;
+}
+
+export interface ExampleQuery {
+  tenant: string;
+  scope?: ScopeFilter;
+  polarity?: ExamplePolarity;
+  limit?: number;
+}
+
+export interface RetrievalRecord {
+  id: string;
+  tenant: string;
+  query: string;
+  createdAt: number;
+  /** What was handed to the caller, in order: ids of events, facts, episodes … */
+  itemIds: string[];
+  config: unknown;
+}
+
+export interface AuditRecord {
+  id: string;
+  tenant: string;
+  at: number;
+  action: 'redact' | 'forget' | 'sweep' | 'pii_scrub' | 'import';
+  targetIds: string[];
+  details: Record<string, unknown>;
+}
+
+export interface FactVersionQuery {
+  tenant: string;
+  key: string;
+}
+
+export interface Storage {
+  readonly name: string;
+  readonly capabilities: StorageCapabilities;
+
+  /** Opens and migrates. `embeddingModel` selects which vectors search uses and which are pending. */
+  init(opts: { embeddingModel: string; dimension: number }): Promise<void>;
+  /**
+   * Loads a tenant's in-process search indexes and finishes their background building now, so the first
+   * searches are not the ones paying for it (servers at start, benchmarks before measuring). Adapters whose
+   * engine holds the indexes leave it out.
+   */
+  warm?(tenant: string): Promise<void>;
+  close(): Promise<void>;
+
+  // --- timeline (append-only) ---
+  /** Appends atomically: all rows and their docs are durable when this resolves, or nothing is written. */
+  appendEvents(events: readonly NewEvent[]): Promise<AppendResult[]>;
+  getEvents(tenant: string, ids: readonly string[]): Promise<MemoryEvent[]>;
+  queryEvents(q: EventQuery): Promise<MemoryEvent[]>;
+  /** Removes an event's content, leaving a tombstone and an audit record. False if no such event. */
+  redactEvent(tenant: string, id: string, reason: string, at: number): Promise<boolean>;
+
+  // --- facts (versioned; rows are never overwritten) ---
+  /**
+   * Inserts a fact version. With `supersedes`, atomically closes that version (`expiredAt`, and `validTo`
+   * when unset) so exactly one version of a key is live. Dedupe: if a live version of the same key already
+   * has the same content hash, nothing is written and that version is returned.
+   */
+  putFact(fact: Fact): Promise<{ fact: Fact; duplicate: boolean }>;
+  getFact(tenant: string, id: string): Promise<Fact | undefined>;
+  /** The live (unexpired, unsuperseded) version of a key. */
+  getLiveFact(tenant: string, key: string, now: number): Promise<Fact | undefined>;
+  /** All versions of a key, oldest first. */
+  getFactVersions(q: FactVersionQuery): Promise<Fact[]>;
+  /** A live fact in the same scope whose source and content hash match (dedupe by source+hash). */
+  findFactByHash(tenant: string, scope: ScopeFilter, source: string | undefined, contentHash: string, now: number): Promise<Fact | undefined>;
+  /** Updates the evidence counters of one version (text never changes in place). */
+  updateFactStats(tenant: string, id: string, stats: Pick<Fact, 'confidence' | 'supportCount' | 'contradictCount'>): Promise<void>;
+  listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Promise<Fact[]>;
+
+  // --- retrieval projection ---
+  getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]>;
+  /** BM25 over doc text. `text` is the raw query; the adapter tokenises it safely (no query syntax leaks). */
+  lexicalSearch(q: DocQuery & { text: string }): Promise<DocHit[]>;
+  /**
+   * Optional: the same hits plus, for each distinct query term, its best single-term BM25 score among the
+   * docs passing the query's tenant, scope, kinds, expiry and filter (0 when none has it), in one pass.
+   * The read path's lexical ceiling needs these; without this method it probes one term at a time.
+   */
+  lexicalSearchWithTermBest?(q: DocQuery & { text: string }): Promise<{ hits: DocHit[]; termBest: number[] }>;
+  /** Nearest docs by cosine among those with an embedding for the current model. Exact up to the ANN threshold. */
+  vectorSearch(q: DocQuery & { vector: Float32Array }): Promise<DocHit[]>;
+
+  // --- embeddings (cache keyed by model + content hash; shared by docs with equal text) ---
+  /** Texts whose hash has no vector for the current model, oldest first. */
+  pendingEmbeddings(limit: number): Promise<PendingEmbedding[]>;
+  /** Number of content hashes still waiting for a vector. */
+  embeddingBacklog(): Promise<number>;
+  putEmbeddings(rows: readonly { contentHash: string; vector: Float32Array }[]): Promise<void>;
+  getEmbeddings(contentHashes: readonly string[]): Promise<Map<string, Float32Array>>;
+
+  // --- retention ---
+  /** Physically deletes records, their docs, index entries and now-unreferenced embeddings; writes an audit record. */
+  forget(sel: ForgetSelector, at: number): Promise<ForgetReport>;
+  /** Physically deletes everything whose `expiresAt` is at or before `now`. Returns the number of records. */
+  sweepExpired(now: number): Promise<number>;
+
+  // --- episodes (segments of the timeline) ---
+  /**
+   * Inserts or replaces an episode by id (episodes grow while open). A closed episode is projected as a doc of
+   * kind 'episode' (text: summary, root cause, corrections) so retrieval finds it; an open one is not.
+   */
+  putEpisode(episode: Episode): Promise<void>;
+  getEpisodes(tenant: string, ids: readonly string[]): Promise<Episode[]>;
+  listEpisodes(q: EpisodeQuery): Promise<Episode[]>;
+
+  // --- typed, weighted links between memories ---
+  /**
+   * Upserts by (tenant, type, fromId, toId). Re-asserting an existing link keeps its id and creation time, sets
+   * weight to max(old, new) and origin to 'reinforced'. Returns the stored links in input order.
+   */
+  putLinks(links: readonly Link[]): Promise<Link[]>;
+  getLinks(q: LinkQuery): Promise<Link[]>;
+  /** Breadth-first walk from `ids` along links of `types` in `direction`; each link once, with its hop depth (1..maxDepth). */
+  traverse(q: TraverseQuery): Promise<{ link: Link; depth: number }[]>;
+  deleteLinks(tenant: string, ids: readonly string[]): Promise<number>;
+
+  // --- evidence for facts ---
+  addFactEvidence(rows: readonly FactEvidence[]): Promise<void>;
+  getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]>;
+
+  // --- procedures (projected as docs of kind 'procedure': name, trigger and steps) ---
+  putProcedure(p: Procedure): Promise<void>;
+  getProcedures(tenant: string, ids: readonly string[]): Promise<Procedure[]>;
+  listProcedures(q: ProcedureQuery): Promise<Procedure[]>;
+
+  // --- feedback examples (projected as docs of kind 'example': the query text) ---
+  putExample(e: Example): Promise<void>;
+  getExamples(tenant: string, ids: readonly string[]): Promise<Example[]>;
+  /** The example with this content hash in exactly this scope, whatever its polarity. */
+  findExample(tenant: string, scope: ScopeFilter, contentHash: string): Promise<Example | undefined>;
+  listExamples(q: ExampleQuery): Promise<Example[]>;
+  deleteExample(tenant: string, id: string): Promise<boolean>;
+
+  // --- working memory ---
+  getWorkingMemory(tenant: string, sessionId: string, now: number): Promise<WorkingMemoryRecord | undefined>;
+  /**
+   * Stores the scratchpad if `expectedVersion` matches the stored version (0 = must not exist yet), returning the
+   * new record with version + 1; otherwise CONFLICT.
+   */
+  putWorkingMemory(rec: Omit<WorkingMemoryRecord, 'version'>, expectedVersion: number): Promise<WorkingMemoryRecord>;
+  deleteWorkingMemory(tenant: string, sessionId: string): Promise<boolean>;
+
+  // --- API keys (lookups by hash span tenants: that is how a request finds its tenant) ---
+  putApiKey(k: ApiKeyRecord): Promise<void>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(tenant?: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(id: string, at: number): Promise<boolean>;
+
+  // --- retrieval log and audit ---
+  putRetrieval(rec: RetrievalRecord): Promise<void>;
+  getRetrieval(tenant: string, id: string): Promise<RetrievalRecord | undefined>;
+  listAudit(tenant: string, limit: number): Promise<AuditRecord[]>;
+}

@@ -1,0 +1,187 @@
+/**
+ * Candidate generation: everything that talks to storage on the read path lives here, so the steps after it
+ * are pure functions over `Candidate`s.
+ *
+ *   window    the episodic window from the timeline (`queryEvents`): last N events or the last T minutes of
+ *             the task/session, with the window's own filters and the read-time episodic TTL;
+ *   semantic  lexical (BM25) and vector hits over the retrieval projection, fused into relevance (fuse.ts).
+ */
+import type { ContextConfig } from '../core/config.js';
+import { EngramError } from '../core/errors.js';
+import type { FilterNode } from '../core/filter.js';
+import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
+import type { DocHit, EventQuery, ScopeFilter, Storage } from '../ports/storage.js';
+import { calibrateVector, fuse, lexicalCeiling, type Fused, type VectorCalibration } from './fuse.js';
+import { cosine } from './mmr.js';
+import { exactShare, exactTokens, words } from './text.js';
+import type { RetrievalMode } from './types.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** A `since_minutes` window returns at most this many (most recent) events. */
+export const MAX_WINDOW_EVENTS = 500;
+/** At most this many distinct query terms get a ceiling probe (see lexicalCeiling). */
+export const MAX_CEILING_TERMS = 32;
+
+/** The pool size fetched from each index: `semantic_retrieval.candidates`, else max(50, 4·top_k). */
+export function candidatePoolSize(topK: number, configured?: number): number {
+  return configured ?? Math.max(50, 4 * topK);
+}
+
+/** Oldest episodic timestamp allowed by `guardrails.episodic_ttl_days` (undefined: no limit). */
+export function episodicCutoff(ttlDays: number | null, now: number): number | undefined {
+  return ttlDays === null ? undefined : now - ttlDays * DAY_MS;
+}
+
+export interface WindowRequest {
+  tenant: string;
+  scope: ScopeFilter;
+  window: ContextConfig['episodic_window'];
+  windowFilter?: FilterNode | undefined;
+  taskId?: string | null | undefined;
+  ttlDays: number | null;
+  now: number;
+}
+
+/** The episodic window, chronological. */
+export async function fetchWindow(storage: Storage, req: WindowRequest): Promise<MemoryEvent[]> {
+  const { window, now } = req;
+  if (window.mode === 'none') return [];
+  const scope: ScopeFilter = req.taskId ? { ...req.scope, taskId: req.taskId } : { ...req.scope };
+  const q: EventQuery = { tenant: req.tenant, scope, filter: req.windowFilter, now };
+  const cutoff = episodicCutoff(req.ttlDays, now);
+  if (window.mode === 'last_n_events') {
+    if (window.n === 0) return [];
+    q.lastN = window.n;
+    q.since = cutoff;
+  } else {
+    if (window.since_minutes === null) {
+      throw new EngramError('VALIDATION', 'episodic_window.since_minutes is required when mode is "since_minutes"', {
+        issues: [{ path: 'episodic_window.since_minutes', message: 'required when mode is "since_minutes"' }],
+      });
+    }
+    const since = now - window.since_minutes * MINUTE_MS;
+    q.since = cutoff === undefined ? since : Math.max(since, cutoff);
+    q.lastN = MAX_WINDOW_EVENTS;
+  }
+  return storage.queryEvents(q);
+}
+
+/** Distinct query words, in order, capped. The adapter tokenises each one itself. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(words(query))].slice(0, MAX_CEILING_TERMS);
+}
+
+export interface SemanticRequest {
+  tenant: string;
+  scope?: ScopeFilter | undefined;
+  query: string;
+  /**
+   * The query vector, or a promise of it: lexical search runs first, so with an in-process store it overlaps
+   * the embedding of the query.
+   */
+  vector?: Float32Array | Promise<Float32Array | undefined> | undefined;
+  kinds?: DocKind[] | undefined;
+  filter?: FilterNode | undefined;
+  k: number;
+  mode: RetrievalMode;
+  now: number;
+}
+
+export interface SemanticCandidates {
+  docs: Doc[];
+  fused: Map<number, Fused>;
+  /** Stored vectors of the candidates, by content hash (missing when not embedded yet). */
+  vectors: Map<string, Float32Array>;
+  calibration?: VectorCalibration | undefined;
+  /** Cosines of the vector pool (the K nearest), kept to calibrate other items against the same query. */
+  vectorPool: number[];
+}
+
+/**
+ * Each query term's best BM25 in this slice of the index (0 when it matches nothing), for the lexical
+ * ceiling of fuse.ts. One k=1 probe per distinct term.
+ */
+export async function termBestScores(storage: Storage, base: Omit<SemanticRequest, 'query' | 'vector' | 'mode' | 'k'>, terms: readonly string[]): Promise<number[]> {
+  return Promise.all(
+    terms.map(async (text) => {
+      const hits = await storage.lexicalSearch({ tenant: base.tenant, scope: base.scope, kinds: base.kinds, filter: base.filter, k: 1, now: base.now, text });
+      return Math.max(0, hits[0]?.score ?? 0);
+    }),
+  );
+}
+
+/** Lexical hits and the per-term bests of the lexical ceiling: in one pass when the adapter can. */
+async function lexicalWithTermBest(storage: Storage, q: Omit<SemanticRequest, 'query' | 'vector' | 'mode'> & { text: string }): Promise<[DocHit[], number[]]> {
+  if (storage.lexicalSearchWithTermBest) {
+    const { hits, termBest } = await storage.lexicalSearchWithTermBest(q);
+    return [hits, termBest];
+  }
+  return Promise.all([storage.lexicalSearch(q), termBestScores(storage, q, queryTerms(q.text))]);
+}
+
+/** Docs by id (in that order) and their stored vectors by content hash. */
+async function docsWithVectors(storage: Storage, tenant: string, ids: readonly number[]): Promise<{ docs: Doc[]; vectors: Map<string, Float32Array> }> {
+  if (ids.length === 0) return { docs: [], vectors: new Map() };
+  const docs = await storage.getDocs(tenant, ids);
+  const vectors = docs.length > 0 ? await storage.getEmbeddings([...new Set(docs.map((d) => d.contentHash))]) : new Map<string, Float32Array>();
+  return { docs, vectors };
+}
+
+/** Lexical and vector hits, their docs, the docs' vectors, and fused relevance for each. */
+export async function fetchSemantic(storage: Storage, req: SemanticRequest): Promise<SemanticCandidates> {
+  const base = { tenant: req.tenant, scope: req.scope, kinds: req.kinds, filter: req.filter, k: req.k, now: req.now };
+  const useLexical = req.mode !== 'vector' && words(req.query).length > 0;
+  // Issued before the vector is awaited (see SemanticRequest.vector).
+  // The lexical hits' docs and vectors are loaded while the query vector may still be on its way.
+  const lexical = useLexical ? lexicalWithTermBest(storage, { ...base, text: req.query }) : Promise.resolve<[DocHit[], number[]]>([[], []]);
+  const lexicalDocs = lexical.then(([hits]) => docsWithVectors(storage, req.tenant, hits.map((h) => h.docId)));
+  lexicalDocs.catch(() => undefined); // a failure surfaces from the Promise.all below, not as an unhandled rejection
+  const vector = req.mode === 'lexical' ? undefined : await req.vector;
+  const useVector = vector !== undefined;
+  const [vecHits, [lexHits, termBest], lexLoaded] = await Promise.all([
+    useVector ? storage.vectorSearch({ ...base, vector }) : Promise.resolve<DocHit[]>([]),
+    lexical,
+    lexicalDocs,
+  ]);
+  const seen = new Set(lexHits.map((h) => h.docId));
+  const vecLoaded = await docsWithVectors(storage, req.tenant, [...new Set(vecHits.map((h) => h.docId))].filter((id) => !seen.has(id)));
+  const docs = [...lexLoaded.docs, ...vecLoaded.docs];
+  // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
+  const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);
+
+  const cosines = new Map<number, number>(vecHits.map((h) => [h.docId, h.score]));
+  if (useVector) {
+    for (const d of docs) {
+      const v = vectors.get(d.contentHash);
+      if (!cosines.has(d.docId) && v) cosines.set(d.docId, cosine(vector, v));
+    }
+  }
+  const pool = vecHits.map((h) => h.score);
+  const codes = useLexical ? exactTokens(req.query) : [];
+  const exact = new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)]));
+  const fused = fuse(
+    docs.map((d) => d.docId),
+    {
+      lexical: useLexical ? new Map(lexHits.map((h) => [h.docId, h.score])) : undefined,
+      lexicalCeiling: lexicalCeiling(termBest),
+      exact,
+      cosines: useVector ? cosines : undefined,
+      vectorPool: useVector ? pool : undefined,
+    },
+  );
+  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [] };
+}
+
+/** The timeline events behind event docs (tool, args, result, name), keyed by id. */
+export async function loadEvents(storage: Storage, tenant: string, ids: readonly string[]): Promise<Map<string, MemoryEvent>> {
+  if (ids.length === 0) return new Map();
+  const events = await storage.getEvents(tenant, ids);
+  return new Map(events.map((e) => [e.id, e]));
+}
+
+/** The facts behind fact docs (key, subject, predicate, value), keyed by id. */
+export async function loadFacts(storage: Storage, tenant: string, ids: readonly string[]): Promise<Map<string, Fact>> {
+  const facts = await Promise.all(ids.map((id) => storage.getFact(tenant, id)));
+  return new Map(facts.filter((f): f is Fact => f !== undefined).map((f) => [f.id, f]));
+}

@@ -1,0 +1,298 @@
+/**
+ * buildContext(): the read path end to end (seed 000's hybrid recipe with seed 002's scoring).
+ *
+ *   query → route → candidates (episodic window + lexical/vector + graph hops) → fuse → score (outcome-aware)
+ *   → rerank → author field + session neighbours (expand.ts) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
+ *   → render (JSON items + prompt text) → retrieval record
+ *
+ * Issue B: closed episodes are candidates like any memory and come back with their outcome, root cause,
+ * corrections and links (`item.episode`); facts with confidence and evidence counts (`item.fact`). See
+ * outcome.ts for how outcome and confidence score, hops.ts for graph hops, counter.ts for the reserved
+ * counter-example, causal.ts for the `## Causal chain` section.
+ *
+ * Dedupe runs before MMR (the design lists it after) so that a semantic hit which is already in the window
+ * merges into it instead of taking one of the top_k semantic slots.
+ */
+import type { ContextConfig } from '../core/config.js';
+import { eventToDoc } from '../core/docs.js';
+import { EngramError } from '../core/errors.js';
+import { parseFilter, type FilterNode } from '../core/filter.js';
+import { newId } from '../core/ids.js';
+import type { MemoryEvent } from '../core/types.js';
+import type { ScopeFilter } from '../ports/storage.js';
+import { fitBudget, type BudgetResult } from './budget.js';
+import {
+  candidatePoolSize,
+  episodicCutoff,
+  fetchSemantic,
+  fetchWindow,
+  loadEvents,
+  loadFacts,
+  type SemanticCandidates,
+} from './candidates.js';
+import { chainsFor } from './causal.js';
+import { detectConflicts, judgeConflicts, resolveConflicts, type ResolveResult } from './conflicts.js';
+import { pickCounterExample } from './counter.js';
+import { dedupe } from './dedupe.js';
+import { calibrateVector, vectorEvidence } from './fuse.js';
+import { hopCandidates } from './hops.js';
+import { cosine, mmrSelect } from './mmr.js';
+import { itemBody, renderItems } from './render.js';
+import { rerankCandidates } from './rerank.js';
+import { kindBoost, routeQuery, type RoutePlan } from './router.js';
+import { scoreCandidate } from './score.js';
+import { expandRequest, rescorer, scoreSemantic } from './search.js';
+import { expandCandidates } from './expand.js';
+import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
+import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
+
+/** Causal chains are told through at most this many of the best retrieved episodes. */
+export const MAX_CHAIN_SEEDS = 3;
+
+const SCOPE_FIELDS = [
+  ['user_id', 'userId'],
+  ['agent_id', 'agentId'],
+  ['session_id', 'sessionId'],
+] as const;
+
+/** The request scope narrowed by the config's scope; the two must not disagree. */
+export function mergeScope(requestScope: ScopeFilter | undefined, configScope: ContextConfig['scope']): ScopeFilter {
+  // Absent and undefined are the same here; storage sees only fields that narrow.
+  const scope: ScopeFilter = Object.fromEntries(Object.entries(requestScope ?? {}).filter(([, v]) => v !== undefined));
+  for (const [snake, camel] of SCOPE_FIELDS) {
+    const value = configScope?.[snake];
+    if (value === undefined) continue;
+    if (scope[camel] !== undefined && scope[camel] !== value) {
+      throw new EngramError('VALIDATION', `scope.${snake} (${value}) contradicts the request scope (${scope[camel]})`, {
+        issues: [{ path: `scope.${snake}`, message: 'differs from the request scope' }],
+      });
+    }
+    scope[camel] = value;
+  }
+  return scope;
+}
+
+const EMPTY_SEMANTIC: SemanticCandidates = { docs: [], fused: new Map(), vectors: new Map(), vectorPool: [] };
+
+/**
+ * Window events as candidates, scored with the same weights. Their vector evidence is calibrated on the
+ * semantic pool plus the window itself: a filtered semantic pool can be tiny, and the window's own spread
+ * tells which recent events are about the query.
+ */
+async function windowCandidates(
+  deps: ReadDeps,
+  events: readonly MemoryEvent[],
+  vector: Float32Array | undefined,
+  sem: SemanticCandidates,
+  config: ContextConfig,
+  plan: RoutePlan,
+  now: number,
+): Promise<Candidate[]> {
+  const vectors = vector && events.length > 0 ? await deps.storage.getEmbeddings(events.map((e) => e.contentHash)) : new Map<string, Float32Array>();
+  const cosines = new Map<string, number>();
+  for (const e of events) {
+    const v = vectors.get(e.contentHash);
+    if (v && vector) cosines.set(e.id, cosine(vector, v));
+  }
+  const cal = calibrateVector([...sem.vectorPool, ...cosines.values()]);
+  return events.map((e): Candidate => {
+    const doc = eventToDoc(e);
+    const cos = cosines.get(e.id);
+    const evidence = cos !== undefined && cal ? vectorEvidence(cos, cal) : null;
+    const fused = evidence === null ? undefined : { vector: evidence, lexical: null, relevance: evidence };
+    const scores = scoreCandidate(doc, fused, config.scoring, now, { recencyFactor: plan.recencyFactor, boost: kindBoost(plan, doc.kind) });
+    return { doc, origin: 'window', event: e, scores };
+  });
+}
+
+/**
+ * Attaches events (tool rendering), facts (conflict checks, confidence) and episodes with their links (outcome
+ * labels) to the chosen items.
+ */
+async function attachRecords(deps: ReadDeps, tenant: string, items: readonly Candidate[]): Promise<Candidate[]> {
+  const eventIds = items.filter((c) => c.doc.kind === 'event' && !c.event).map((c) => c.doc.refId);
+  const factIds = items.filter((c) => c.doc.kind === 'fact' && !c.fact).map((c) => c.doc.refId);
+  const episodeIds = items.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
+  const [events, facts, episodes, links] = await Promise.all([
+    loadEvents(deps.storage, tenant, eventIds),
+    loadFacts(deps.storage, tenant, factIds),
+    episodeIds.length ? deps.storage.getEpisodes(tenant, episodeIds.filter((id) => !items.find((c) => c.doc.refId === id)?.episode)) : Promise.resolve([]),
+    episodeIds.length ? deps.storage.getLinks({ tenant, ids: episodeIds, direction: 'both' }) : Promise.resolve([]),
+  ]);
+  const byId = new Map(episodes.map((e) => [e.id, e]));
+  return items.map((c) => {
+    const out: Candidate = { ...c, event: c.event ?? events.get(c.doc.refId), fact: c.fact ?? facts.get(c.doc.refId) };
+    if (c.doc.kind === 'episode') {
+      out.episode = c.episode ?? byId.get(c.doc.refId);
+      out.links = links.filter((l) => l.fromId === c.doc.refId || l.toId === c.doc.refId);
+    }
+    return out;
+  });
+}
+
+const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
+
+/** Everything derived once from the request: the steps below read it, none changes it. */
+interface Plan {
+  tenant: string;
+  query: string;
+  now: number;
+  route: RoutePlan;
+  scope: ScopeFilter;
+  config: ContextConfig;
+  pool: number;
+}
+
+function plan(deps: ReadDeps, req: ContextRequest): Plan {
+  const query = (req.query || req.config.query || '').trim();
+  return {
+    tenant: req.tenant,
+    query,
+    now: deps.clock.now(),
+    route: routeQuery(query),
+    scope: mergeScope(req.scope, req.config.scope),
+    config: req.config,
+    pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
+  };
+}
+
+/** Window and semantic candidates, scored; semantic ones past the episodic TTL dropped, then reranked. */
+async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; semantic: Candidate[]; sem: SemanticCandidates }> {
+  const { config, now } = p;
+  // Parsed before any I/O so a bad filter fails fast, naming its path.
+  const windowFilter = parseFilter(config.episodic_window.filters, 'episodic_window.filters');
+  const semanticFilter = parseFilter(config.semantic_retrieval.filters, 'semantic_retrieval.filters');
+  // Not awaited yet: the window and the lexical search run while the query is embedded (off-thread).
+  const vectorP = p.query ? deps.embedQuery(p.query) : Promise.resolve(undefined);
+  vectorP.catch(() => undefined); // awaited below; this only keeps an early failure elsewhere from orphaning it
+  const [events, sem] = await Promise.all([
+    fetchWindow(deps.storage, {
+      tenant: p.tenant,
+      scope: p.scope,
+      window: config.episodic_window,
+      windowFilter,
+      taskId: config.task_id,
+      ttlDays: config.guardrails.episodic_ttl_days,
+      now,
+    }),
+    p.query
+      ? fetchSemantic(deps.storage, {
+          tenant: p.tenant,
+          scope: p.scope,
+          query: p.query,
+          vector: vectorP,
+          kinds: config.semantic_retrieval.kinds,
+          filter: semanticFilter,
+          k: p.pool,
+          mode: 'hybrid',
+          now,
+        })
+      : Promise.resolve(EMPTY_SEMANTIC),
+  ]);
+  const cutoff = episodicCutoff(config.guardrails.episodic_ttl_days, now);
+  let semantic: Candidate[] = scoreSemantic(sem, config.scoring, p.route, now).filter(
+    (c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff),
+  );
+  const reranker = config.semantic_retrieval.reranker;
+  if (reranker.enabled && semantic.length > 0) {
+    semantic = await rerankCandidates(deps.reranker, semantic, {
+      query: p.query,
+      window: p.pool,
+      model: reranker.model,
+      rescore: rescorer(config.scoring, p.route, now),
+    });
+  }
+  if (p.query && semantic.length > 0) semantic = await expand(deps, p, semanticFilter, sem, semantic, cutoff);
+  const hops = await hopCandidates(
+    deps,
+    { tenant: p.tenant, scope: p.scope, filter: semanticFilter, kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
+    semantic,
+  );
+  if (hops.candidates.length > 0) {
+    for (const [hash, v] of hops.vectors) sem.vectors.set(hash, v);
+    semantic = [...semantic, ...hops.candidates].sort(byFinal);
+  }
+  const window = await windowCandidates(deps, events, await vectorP, sem, config, p.route, now);
+  return { window, semantic, sem };
+}
+
+/** Author field and session neighbours (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
+async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], cutoff: number | undefined): Promise<Candidate[]> {
+  const req = expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds }, p.config.scoring, p.route, p.now);
+  const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
+  const unseen = [...new Set(out.filter((c) => !sem.vectors.has(c.doc.contentHash)).map((c) => c.doc.contentHash))];
+  if (unseen.length > 0) for (const [hash, v] of await deps.storage.getEmbeddings(unseen)) sem.vectors.set(hash, v);
+  return out;
+}
+
+/**
+ * Dedupe (window copies win), then MMR picks top_k diverse semantic items, then the counter-example (from the
+ * whole pool; it may be one of the picks) takes its own slot; records attached.
+ */
+async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gather>>): Promise<Candidate[]> {
+  const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
+  const semanticPool = unique.filter((c) => c.origin === 'semantic');
+  const diverse = mmrSelect(
+    semanticPool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
+    p.config.semantic_retrieval.top_k,
+    p.config.diversity.mmr_lambda,
+  ).map((m) => m.c);
+  const counter = pickCounterExample(diverse, semanticPool);
+  const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
+  return attachRecords(deps, p.tenant, [...unique.filter((c) => c.origin === 'window'), ...picked]);
+}
+
+/**
+ * Sections in priority order, each filled by score, under the token budget (PII scrubbed first if asked); the
+ * counter-example is reserved first, causal-chain lines come last.
+ */
+function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counterId?: string | undefined; chains: readonly CausalChain[] }): BudgetResult {
+  const { config } = p;
+  const { specs } = resolveSections(config.merge_policy.priority, { taskId: config.task_id });
+  if (extras.counterId) specs.push(COUNTER_EXAMPLE_SECTION);
+  const groups = assignSections(resolved.items, specs);
+  const scrub = config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined;
+  return fitBudget({
+    sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(byFinal) })),
+    notes: scrub ? resolved.notes.map((n) => ({ ...n, note: scrub(n.note) })) : resolved.notes,
+    body: scrub ? (c) => scrub(itemBody(c)) : undefined,
+    budget: config.merge_policy.token_budget,
+    tokens: deps.tokens,
+    render: { provenanceInline: config.guardrails.provenance_inline },
+    reserved: new Set(extras.counterId ? [extras.counterId] : []),
+    chains: extras.chains.map((c) => ({ text: scrub ? scrub(c.narrative) : c.narrative, episodeIds: c.episodeIds })),
+  });
+}
+
+export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise<ContextResult> {
+  const p = plan(deps, req);
+  const chosen = await select(deps, p, await gather(deps, p));
+
+  const counterId = chosen.find((c) => c.role === 'counter_example')?.doc.refId;
+  const chainSeeds = chosen.filter((c) => c.doc.kind === 'episode').sort(byFinal).slice(0, MAX_CHAIN_SEEDS).map((c) => c.doc.refId);
+  const chains = chainSeeds.length ? await chainsFor(deps.storage, p.tenant, chainSeeds) : [];
+
+  const detected = detectConflicts(chosen);
+  const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
+  const budget = fit(deps, p, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
+  const items = renderItems(budget.sections);
+
+  // The record closes the loop later: feedback on this retrieval reinforces exactly these items.
+  const retrievalId = newId('retrieval', p.now);
+  await deps.storage.putRetrieval({ id: retrievalId, tenant: p.tenant, query: p.query, createdAt: p.now, itemIds: items.map((i) => i.id), config: p.config });
+
+  return {
+    retrievalId,
+    query: p.query,
+    route: p.route.route,
+    items,
+    conflicts: budget.notes,
+    // In text order (items are), which for the window is chronological.
+    sections: budget.sections.map((s) => ({ name: s.spec.name, itemIds: items.filter((i) => i.section === s.spec.name).map((i) => i.id) })),
+    tokens: { used: budget.used, budget: p.config.merge_policy.token_budget },
+    dropped: budget.dropped,
+    text: budget.text,
+    causalChains: budget.chains.map((i) => chains[i]!),
+    ...(counterId && items.some((i) => i.id === counterId) ? { counterExampleId: counterId } : {}),
+  };
+}

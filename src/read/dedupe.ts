@@ -1,0 +1,88 @@
+/**
+ * Dedupe (seed 000: "dedupe by source and hash").
+ *
+ * Two candidates for the same record (an event in the recent window that semantic search also found) always
+ * collapse into one: the window copy stays (its section), and it takes the semantic signals it lacked, so
+ * the breakdown shows why it was also relevant. Beyond that the policy decides what counts as a copy:
+ *   'source+hash' — same source and same content hash (the same text imported twice from one file);
+ *   'hash'        — same content hash whatever the source;
+ *   'none'        — distinct records are never merged.
+ * Among copies the window one wins, then the higher `final`, then the earlier input position.
+ */
+import type { ContextConfig } from '../core/config.js';
+import type { Candidate, ScoreBreakdown } from './types.js';
+
+export type DedupePolicy = ContextConfig['merge_policy']['dedupe'];
+
+export function dedupeKey(c: Candidate, policy: DedupePolicy): string | undefined {
+  switch (policy) {
+    case 'source+hash':
+      return `${c.doc.source ?? ''}\u0000${c.doc.contentHash}`;
+    case 'hash':
+      return c.doc.contentHash;
+    case 'none':
+      return undefined;
+  }
+}
+
+/** Window before semantic, then higher final. */
+function better(a: Candidate, b: Candidate): boolean {
+  if (a.origin !== b.origin) return a.origin === 'window';
+  return a.scores.final > b.scores.final;
+}
+
+/** Fills the signals `keep` lacks from `other`, and keeps the higher final score. */
+function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdown {
+  return {
+    vector: keep.vector ?? other.vector,
+    lexical: keep.lexical ?? other.lexical,
+    relevance: keep.relevance ?? other.relevance,
+    recency: keep.recency ?? other.recency,
+    importance: keep.importance ?? other.importance,
+    confidence: keep.confidence ?? other.confidence,
+    rerank: keep.rerank ?? other.rerank,
+    outcome: keep.outcome ?? other.outcome,
+    final: Math.max(keep.final, other.final),
+  };
+}
+
+function collapse(a: Candidate, b: Candidate): Candidate {
+  const [keep, other] = better(b, a) ? [b, a] : [a, b];
+  return {
+    ...keep,
+    event: keep.event ?? other.event,
+    fact: keep.fact ?? other.fact,
+    episode: keep.episode ?? other.episode,
+    scores: keep.doc.refId === other.doc.refId ? mergeScores(keep.scores, other.scores) : keep.scores,
+  };
+}
+
+export interface DedupeResult {
+  items: Candidate[];
+  /** How many candidates were merged into another. */
+  removed: number;
+}
+
+/** Keeps the first position at which a record (or copy) appeared, so callers' ordering survives. */
+export function dedupe(candidates: readonly Candidate[], policy: DedupePolicy): DedupeResult {
+  const out: Candidate[] = [];
+  const byRef = new Map<string, number>();
+  const byKey = new Map<string, number>();
+  let removed = 0;
+  for (const c of candidates) {
+    const key = dedupeKey(c, policy);
+    const at = byRef.get(c.doc.refId) ?? (key === undefined ? undefined : byKey.get(key));
+    if (at === undefined) {
+      byRef.set(c.doc.refId, out.length);
+      if (key !== undefined) byKey.set(key, out.length);
+      out.push(c);
+      continue;
+    }
+    removed++;
+    const merged = collapse(out[at]!, c);
+    out[at] = merged;
+    byRef.set(c.doc.refId, at);
+    byRef.set(merged.doc.refId, at);
+  }
+  return { items: out, removed };
+}

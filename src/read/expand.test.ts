@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventToDoc } from '../core/docs.js';
+import type { MemoryEvent } from '../core/types.js';
+import { adjacent, authorFactors, expandCandidates, mentionedNames, type ExpandRequest } from './expand.js';
+import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
+import { search } from './search.js';
+import { makeEvent, T0 } from './fixtures.test-support.js';
+import { emptyBreakdown } from './score.js';
+import type { Candidate } from './types.js';
+
+describe('mentionedNames', () => {
+  it('matches whole names, case-folded, and multi-word names as a sequence', () => {
+    const names = ['Jon', 'Gina', 'Mary Ann', 'Ann'];
+    expect([...mentionedNames("What did jon's friend Jonathan say?", names)]).toEqual(['Jon']);
+    expect([...mentionedNames('When did Mary Ann call?', names)].sort()).toEqual(['Ann', 'Mary Ann']);
+    expect(mentionedNames('What did Mary call about, Ann?', ['Mary Ann']).size).toBe(0);
+  });
+});
+
+describe('authorFactors', () => {
+  const authors = new Map<string, string | undefined>([
+    ['a', 'Caroline'],
+    ['b', 'Melanie'],
+    ['c', undefined],
+  ]);
+  it('penalises events by authors the query does not name when it names some of them', () => {
+    expect(Object.fromEntries(authorFactors('What did Caroline paint?', authors, 0.2))).toEqual({ a: 1, b: 0.8, c: 1 });
+  });
+  it('changes nothing when the query names every author, or none', () => {
+    expect([...authorFactors('Do Caroline and Melanie both paint?', authors, 0.2).values()]).toEqual([1, 1, 1]);
+    expect([...authorFactors('Who paints?', authors, 0.2).values()]).toEqual([1, 1, 1]);
+  });
+});
+
+describe('adjacent', () => {
+  it('picks the nearest event on each side by timeline position, not list order', () => {
+    const evs = [5, 9, 2, 7, 11].map((seq) => makeEvent({ content: `e${seq}`, seq }));
+    const { before, after } = adjacent(evs, 8);
+    expect(before?.seq).toBe(7);
+    expect(after?.seq).toBe(9);
+    expect(adjacent(evs, 1).before).toBeUndefined();
+    expect(adjacent(evs, 11).after).toBeUndefined();
+  });
+});
+
+describe('expandCandidates (SQLite)', () => {
+  let store: TestStore;
+  let events: MemoryEvent[];
+  const now = T0 + 1_000_000;
+  const req = (over: Partial<ExpandRequest> = {}): ExpandRequest => ({
+    tenant: 't1',
+    query: 'What did Bob paint?',
+    now,
+    rescore: (_c, r) => r,
+    scoreNew: (_c, r) => ({ ...emptyBreakdown(), relevance: r, final: r }),
+    ...over,
+  });
+  const cand = (e: MemoryEvent, relevance: number, docId: number): Candidate => ({
+    doc: { ...eventToDoc(e), docId },
+    origin: 'semantic',
+    scores: { ...emptyBreakdown(), relevance, final: relevance },
+  });
+
+  beforeEach(async () => {
+    store = await openTestStore('test-model', 4);
+    // Session S1 interleaved with S2: S1 = q, (S2 x), a, later; the reply to q is a, not x.
+    const input = [
+      newEvent({ id: 'evt_q', sessionId: 'S1', name: 'Alice', content: 'You painted something? What is it?', ts: T0 }),
+      newEvent({ id: 'evt_x', sessionId: 'S2', name: 'Carol', content: 'Unrelated chatter in another session', ts: T0 + 1 }),
+      newEvent({ id: 'evt_a', sessionId: 'S1', name: 'Bob', content: 'A sunset over the lake, last summer.', ts: T0 + 2 }),
+      newEvent({ id: 'evt_l', sessionId: 'S1', name: 'Alice', content: 'Lovely colours.', ts: T0 + 3 }),
+    ];
+    const res = await store.storage.appendEvents(input);
+    events = await store.storage.getEvents('t1', res.map((r) => r.id));
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it("adds a hit's session neighbours with a share of its relevance, skipping other sessions", async () => {
+    const [, , a, l] = events;
+    const out = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, shareBefore: 0.25 } }), [cand(a!, 0.8, 1)]);
+    const rel = Object.fromEntries(out.map((c) => [c.doc.refId, c.scores.relevance]));
+    expect(rel).toEqual({ evt_a: 0.8, evt_l: 0.4, evt_q: 0.2 });
+    expect(out.map((c) => c.doc.refId)).toEqual(['evt_a', 'evt_l', 'evt_q']);
+    // A neighbour is one event with its own text; the timeline record rides along.
+    expect(out[1]!.doc.text).toBe('Alice: Lovely colours.');
+    expect(out[1]!.event?.id).toBe(l!.id);
+  });
+
+  it('reaches two turns away with the share compounding, and no further than `reach`', async () => {
+    const [q] = events;
+    const two = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, reach: 2 } }), [cand(q!, 0.8, 1)]);
+    expect(Object.fromEntries(two.map((c) => [c.doc.refId, c.scores.relevance]))).toEqual({ evt_q: 0.8, evt_a: 0.4, evt_l: 0.2 });
+    const one = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, reach: 1 } }), [cand(q!, 0.8, 1)]);
+    expect(one.map((c) => c.doc.refId)).toEqual(['evt_q', 'evt_a']);
+  });
+
+  it('skips a redacted neighbour (its tombstone has no doc) for the next live event', async () => {
+    const [q] = events;
+    await store.storage.redactEvent('t1', 'evt_a', 'test', now);
+    const out = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5 } }), [cand(q!, 0.8, 1)]);
+    expect(out.map((c) => [c.doc.refId, c.scores.relevance])).toEqual([
+      ['evt_q', 0.8],
+      ['evt_l', 0.4],
+    ]);
+  });
+
+  it('lifts a candidate that is also a neighbour only when the inherited relevance is higher', async () => {
+    const [q, , a] = events;
+    const out = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, authorPenalty: 0 } }), [cand(q!, 0.9, 1), cand(a!, 0.2, 2)]);
+    expect(out.find((c) => c.doc.refId === 'evt_a')!.scores.relevance).toBeCloseTo(0.45);
+    const kept = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, authorPenalty: 0 } }), [cand(q!, 0.9, 1), cand(a!, 0.6, 2)]);
+    expect(kept.find((c) => c.doc.refId === 'evt_a')!.scores.relevance).toBe(0.6);
+  });
+
+  it('ranks the named author above an equally relevant reply addressed to them', async () => {
+    const [q, , a] = events;
+    const out = await expandCandidates(store.storage, req({ settings: { seeds: 0 } }), [cand(q!, 0.5, 1), cand(a!, 0.5, 2)]);
+    expect(out.map((c) => [c.doc.refId, c.scores.relevance])).toEqual([
+      ['evt_a', 0.5],
+      ['evt_q', 0.4],
+    ]);
+    // The events loaded for the authors ride along, so getContext does not load them again.
+    expect(out.map((c) => c.event?.name)).toEqual(['Bob', 'Alice']);
+  });
+
+  it('runs in hybrid search only: lexical mode returns what BM25 found, hybrid adds the reply', async () => {
+    const deps = readDeps(store.storage, now, async () => undefined);
+    const lexical = await search(deps, { tenant: 't1', query: 'what did you paint', k: 5, mode: 'lexical' });
+    expect(lexical.map((h) => h.doc.refId)).toEqual(['evt_q']);
+    const hybrid = await search(deps, { tenant: 't1', query: 'what did you paint', k: 5 });
+    expect(hybrid.map((h) => h.doc.refId)).toEqual(['evt_q', 'evt_a', 'evt_l']);
+    expect(hybrid[1]!.doc.docId).toBeUndefined();
+  });
+
+  it('adds no neighbours when the request excludes events, and passes other kinds through', async () => {
+    const [, , a] = events;
+    const fact: Candidate = { doc: { ...eventToDoc(a!), kind: 'fact', refId: 'fct_1', docId: 9 }, origin: 'semantic', scores: { ...emptyBreakdown(), relevance: 0.3, final: 0.3 } };
+    const out = await expandCandidates(store.storage, req({ kinds: ['fact'] }), [fact]);
+    expect(out).toEqual([fact]);
+  });
+});

@@ -1,0 +1,155 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { calibrateVector, fuse, fuseEvidence, lexicalCeiling, lexicalEvidence, vectorEvidence } from './fuse.js';
+
+/** A pool of n cosines spread evenly over [lo, hi]. */
+const spread = (n: number, lo: number, hi: number) => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / Math.max(1, n - 1));
+
+describe('calibrateVector', () => {
+  it('measures the pool and uses midpoint 3 for full pools', () => {
+    const cal = calibrateVector(spread(50, 0.2, 0.4))!;
+    expect(cal.mean).toBeCloseTo(0.3, 10);
+    expect(cal.midpoint).toBe(3);
+  });
+
+  it('lowers the midpoint for small pools, where no point can reach z = 3', () => {
+    const cal = calibrateVector([0.1, 0.15, 0.2, 0.7])!;
+    expect(cal.midpoint).toBeLessThan(1);
+    // The outlier of a 4-doc corpus still counts as clearly relevant.
+    expect(vectorEvidence(0.7, cal)).toBeGreaterThan(0.6);
+    expect(vectorEvidence(0.1, cal)).toBeLessThan(0.3);
+  });
+
+  it('floors the spread so identical cosines do not explode z', () => {
+    const cal = calibrateVector(Array(20).fill(0.5))!;
+    expect(cal.std).toBeGreaterThan(0);
+    expect(Number.isFinite(vectorEvidence(0.5001, cal))).toBe(true);
+  });
+
+  it('is undefined for an empty pool', () => {
+    expect(calibrateVector([])).toBeUndefined();
+  });
+});
+
+describe('vectorEvidence', () => {
+  it('depends on how far a doc stands out of its query pool, not on the raw cosine', () => {
+    // Same raw cosine 0.6: an outlier in a low pool, ordinary in a high pool.
+    const low = calibrateVector(spread(50, 0.1, 0.3))!;
+    const high = calibrateVector(spread(50, 0.5, 0.7))!;
+    expect(vectorEvidence(0.6, low)).toBeGreaterThan(0.9);
+    expect(vectorEvidence(0.6, high)).toBeLessThan(0.1);
+  });
+
+  it('is monotone in the cosine', () => {
+    const cal = calibrateVector(spread(30, 0.2, 0.5))!;
+    fc.assert(
+      fc.property(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), (a, b) => {
+        const [x, y] = a <= b ? [a, b] : [b, a];
+        expect(vectorEvidence(x, cal)).toBeLessThanOrEqual(vectorEvidence(y, cal));
+      }),
+    );
+  });
+});
+
+describe('lexicalEvidence', () => {
+  it('is the share of the query ceiling, clamped to 0..1', () => {
+    expect(lexicalEvidence(3, 12)).toBeCloseTo(0.25, 12);
+    expect(lexicalEvidence(20, 12)).toBe(1);
+    expect(lexicalEvidence(0, 12)).toBe(0);
+    expect(lexicalEvidence(2, 0)).toBe(1);
+    expect(lexicalEvidence(0, 0)).toBe(0);
+  });
+
+  it('takes the exact code share when it is higher than the BM25 share', () => {
+    expect(lexicalEvidence(1, 10, 1)).toBe(1);
+    expect(lexicalEvidence(8, 10, 0.5)).toBeCloseTo(0.8, 12);
+  });
+});
+
+describe('lexicalCeiling', () => {
+  it('sums the terms\' best scores and counts an unmatched term as the rarest matched one', () => {
+    expect(lexicalCeiling([2, 5, 1])).toBe(8);
+    expect(lexicalCeiling([2, 0, 5, 0])).toBe(2 + 5 + 2 * 5);
+    expect(lexicalCeiling([0, 0])).toBe(0);
+    expect(lexicalCeiling([])).toBe(0);
+  });
+
+  it('keeps a doc that shares one stray word with a long query low', () => {
+    // 12 query words, only "was" occurs in the corpus (in one doc, so it looks rare).
+    const best = [3.1, ...Array(11).fill(0)];
+    expect(lexicalEvidence(3.1, lexicalCeiling(best))).toBeLessThan(0.1);
+  });
+});
+
+describe('fuseEvidence', () => {
+  it('is a noisy-OR: either signal alone counts, agreement counts more', () => {
+    expect(fuseEvidence(0.8, 0)).toBeCloseTo(0.8, 12);
+    expect(fuseEvidence(0, 0.8)).toBeCloseTo(0.8, 12);
+    expect(fuseEvidence(0.5, 0.5)).toBeCloseTo(0.75, 12);
+    expect(fuseEvidence(null, 0.3)).toBeCloseTo(0.3, 12);
+    expect(fuseEvidence(null, null)).toBeNull();
+  });
+
+  it('stays in 0..1 and never falls below either input', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (v, l) => {
+        const r = fuseEvidence(v, l)!;
+        expect(r).toBeGreaterThanOrEqual(Math.max(v, l) - 1e-12);
+        expect(r).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+});
+
+describe('fuse', () => {
+  // A 40-doc pool of unrelated memories around cosine 0.3, with a few candidates of interest.
+  const background = spread(40, 0.2, 0.4);
+
+  it('a paraphrase (vector outlier, no shared words) beats a doc sharing only common words', () => {
+    const paraphrase = 1;
+    const wordy = 2;
+    const fused = fuse([paraphrase, wordy], {
+      cosines: new Map([
+        [paraphrase, 0.62],
+        [wordy, 0.33],
+      ]),
+      vectorPool: [0.62, ...background],
+      // The wordy doc matches "the", "what" and "did": low-IDF terms, a small share of the ceiling.
+      lexical: new Map([[wordy, 1.1]]),
+      lexicalCeiling: 14,
+    });
+    expect(fused.get(paraphrase)!.lexical).toBe(0);
+    expect(fused.get(paraphrase)!.relevance!).toBeGreaterThan(fused.get(wordy)!.relevance! + 0.3);
+  });
+
+  it('a rare exact term (lexical) beats the nearest vector neighbour that lacks it', () => {
+    const exact = 1;
+    const nearest = 2;
+    const fused = fuse([exact, nearest], {
+      cosines: new Map([
+        [exact, 0.31],
+        [nearest, 0.42],
+      ]),
+      vectorPool: [0.42, ...background],
+      // The error code is the rarest term: holding it is most of what the query can score.
+      lexical: new Map([[exact, 9.5]]),
+      lexicalCeiling: 11,
+    });
+    expect(fused.get(exact)!.vector!).toBeLessThan(fused.get(nearest)!.vector!);
+    expect(fused.get(exact)!.relevance!).toBeGreaterThan(fused.get(nearest)!.relevance!);
+  });
+
+  it('marks a signal that did not run as null and one that ran without a hit as 0', () => {
+    const lexicalOnly = fuse([1, 2], { lexical: new Map([[1, 4]]), lexicalCeiling: 8 });
+    expect(lexicalOnly.get(1)).toEqual({ vector: null, lexical: 0.5, relevance: 0.5 });
+    expect(lexicalOnly.get(2)).toEqual({ vector: null, lexical: 0, relevance: 0 });
+    const vectorOnly = fuse([1], { cosines: new Map([[1, 0.5]]), vectorPool: [0.5, 0.1, 0.2] });
+    expect(vectorOnly.get(1)!.lexical).toBeNull();
+    expect(vectorOnly.get(1)!.relevance).toBe(vectorOnly.get(1)!.vector);
+  });
+
+  it('leaves vector null for a doc whose embedding is unknown', () => {
+    const fused = fuse([1, 2], { cosines: new Map([[1, 0.5]]), vectorPool: [0.5, 0.3], lexical: new Map([[2, 3]]), lexicalCeiling: 3 });
+    expect(fused.get(2)).toEqual({ vector: null, lexical: 1, relevance: 1 });
+  });
+});

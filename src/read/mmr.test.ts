@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { cosine, jaccard, mmrSelect, type MmrItem } from './mmr.js';
+import { wordSet } from './text.js';
+
+const vec = (...xs: number[]) => Float32Array.from(xs);
+
+describe('cosine / jaccard', () => {
+  it('computes cosine on unnormalised vectors and 0 for mismatched or zero ones', () => {
+    expect(cosine(vec(1, 0), vec(2, 0))).toBeCloseTo(1, 12);
+    expect(cosine(vec(1, 0), vec(0, 3))).toBeCloseTo(0, 12);
+    expect(cosine(vec(1, 1), vec(1))).toBe(0);
+    expect(cosine(vec(0, 0), vec(1, 0))).toBe(0);
+  });
+
+  it('computes token-set Jaccard', () => {
+    expect(jaccard(wordSet('a b c'), wordSet('b c d'))).toBeCloseTo(2 / 4, 12);
+    expect(jaccard(wordSet(''), wordSet(''))).toBe(0);
+  });
+});
+
+describe('mmrSelect', () => {
+  const items: MmrItem[] = [
+    { key: 'a', score: 1.0, text: 'x', vector: vec(1, 0, 0) },
+    { key: 'a-copy', score: 0.98, text: 'y', vector: vec(0.99, 0.14, 0) },
+    { key: 'b', score: 0.8, text: 'z', vector: vec(0, 1, 0) },
+    { key: 'c', score: 0.5, text: 'w', vector: vec(0, 0, 1) },
+  ];
+
+  it('with λ = 1 is plain ranking', () => {
+    expect(mmrSelect(items, 3, 1).map((i) => i.key)).toEqual(['a', 'a-copy', 'b']);
+  });
+
+  it('skips a near-duplicate of what is already picked', () => {
+    expect(mmrSelect(items, 3, 0.5).map((i) => i.key)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('falls back to Jaccard when a vector is missing', () => {
+    const texts: MmrItem[] = [
+      { key: 'p1', score: 1, text: 'rollback requires on-call approval in prod' },
+      { key: 'p2', score: 0.95, text: 'rollback requires on-call approval in prod clusters', vector: vec(1, 0) },
+      { key: 'q', score: 0.7, text: 'refunds for annual plans are prorated' },
+    ];
+    expect(mmrSelect(texts, 2, 0.6).map((i) => i.key)).toEqual(['p1', 'q']);
+  });
+
+  it('returns at most k items, each once, the best first', () => {
+    const picked = mmrSelect(items, 10, 0.3);
+    expect(picked).toHaveLength(4);
+    expect(new Set(picked.map((i) => i.key)).size).toBe(4);
+    expect(picked[0]!.key).toBe('a');
+    expect(mmrSelect(items, 0, 0.5)).toEqual([]);
+    expect(mmrSelect([], 3, 0.5)).toEqual([]);
+  });
+});

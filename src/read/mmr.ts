@@ -1,0 +1,76 @@
+/**
+ * Maximal Marginal Relevance: picks items one at a time, each maximising
+ *
+ *   λ · rel(i) − (1 − λ) · max_{j already picked} sim(i, j)
+ *
+ * where rel is the item's `final` score divided by the pool's best (so it is on the same 0..1 scale as a
+ * similarity; dividing rather than min-max keeps a fair chance for the weakest item, which min-max pins at 0) and sim is the cosine of the two documents' vectors, or the token-set Jaccard of their texts
+ * when either vector is missing (not embedded yet, embedder down). λ = 1 is plain ranking.
+ */
+import { wordSet } from './text.js';
+
+export interface MmrItem {
+  key: string;
+  score: number;
+  text: string;
+  vector?: Float32Array | undefined;
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length || a.length === 0) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  let inter = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const t of small) if (large.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** Returns up to `k` items in MMR order. Ties keep input order (deterministic). */
+export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lambda: number): T[] {
+  if (k <= 0 || items.length === 0) return [];
+  if (lambda >= 1) return [...items].sort((a, b) => b.score - a.score).slice(0, k);
+  const max = Math.max(...items.map((i) => i.score));
+  const min = Math.min(...items.map((i) => i.score));
+  // Scores are non-negative sums; min-max only for the odd negative pool.
+  const rel = items.map((i) => (min >= 0 ? (max > 0 ? i.score / max : 1) : (i.score - min) / (max - min || 1)));
+  const words = items.map((i) => wordSet(i.text));
+  const similarity = (x: number, y: number): number => {
+    const vx = items[x]!.vector;
+    const vy = items[y]!.vector;
+    return vx && vy ? Math.max(0, cosine(vx, vy)) : jaccard(words[x]!, words[y]!);
+  };
+
+  const picked: number[] = [];
+  // maxSim[i]: the highest similarity of i to anything picked so far (updated incrementally: O(n·k)).
+  const maxSim = new Array<number>(items.length).fill(0);
+  const open = new Set(items.map((_, i) => i));
+  while (picked.length < k && open.size > 0) {
+    let best = -1;
+    let bestValue = -Infinity;
+    for (const i of open) {
+      const value = lambda * rel[i]! - (1 - lambda) * maxSim[i]!;
+      if (value > bestValue) {
+        bestValue = value;
+        best = i;
+      }
+    }
+    picked.push(best);
+    open.delete(best);
+    for (const i of open) maxSim[i] = Math.max(maxSim[i]!, similarity(i, best));
+  }
+  return picked.map((i) => items[i]!);
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { createHeuristicReranker } from '../adapters/rerankers/heuristic.js';
+import type { Reranker } from '../ports/reranker.js';
+import { candidate, makeDoc } from './fixtures.test-support.js';
+import { RERANK_BLEND, normaliseScores, rerankCandidates } from './rerank.js';
+import type { Candidate } from './types.js';
+
+const withRelevance = (text: string, relevance: number): Candidate =>
+  candidate(makeDoc({ text }), { final: relevance, scores: { relevance } });
+
+describe('normaliseScores', () => {
+  it('keeps scores already in 0..1 as they are', () => {
+    expect(normaliseScores([0.61, 0.6, 0.05])).toEqual([0.61, 0.6, 0.05]);
+    expect(normaliseScores([0.3, Number.NaN])).toEqual([0.3, 0]);
+  });
+
+  it('min-max scales other scores (logits), maps ties to 0.5 and missing scores to 0', () => {
+    expect(normaliseScores([2, 4, 3])).toEqual([0, 1, 0.5]);
+    expect(normaliseScores([-1.5, 2.5])).toEqual([0, 1]);
+    expect(normaliseScores([7, 7])).toEqual([0.5, 0.5]);
+    expect(normaliseScores([1, Number.NaN, 3])).toEqual([0, 0, 1]);
+    expect(normaliseScores([Number.NaN])).toEqual([0.5]);
+  });
+});
+
+describe('rerankCandidates', () => {
+  const query = 'how do we reset a user password';
+  const ranked = [
+    withRelevance('User accounts are stored in Postgres with bcrypt hashes.', 0.6),
+    withRelevance('Our office wifi password rotates monthly.', 0.55),
+    withRelevance('To reset a user password, send the reset link from the admin console.', 0.5),
+    withRelevance('Unrelated note about lunch.', 0.1),
+  ];
+  const rescore = (_c: Candidate, relevance: number) => relevance;
+
+  it('blends the normalised rerank score into relevance and re-sorts the window', async () => {
+    const out = await rerankCandidates(createHeuristicReranker(), ranked, { query, window: 3, rescore });
+    expect(out[0]!.doc.text).toMatch(/^To reset a user password/);
+    for (const c of out.slice(0, 3)) {
+      const before = ranked.find((r) => r.doc.refId === c.doc.refId)!.scores.relevance!;
+      expect(c.scores.rerank).toBeGreaterThanOrEqual(0);
+      expect(c.scores.rerank).toBeLessThanOrEqual(1);
+      expect(c.scores.relevance).toBeCloseTo((1 - RERANK_BLEND) * before + RERANK_BLEND * c.scores.rerank!, 12);
+      expect(c.scores.final).toBe(c.scores.relevance);
+    }
+    // Heuristic scores are already 0..1: passed through, so the best is not forced to 1.
+    expect(out[0]!.scores.rerank).toBeGreaterThan(out[1]!.scores.rerank!);
+  });
+
+  it('keeps items beyond the window after the reranked ones, unscored by the reranker', async () => {
+    const out = await rerankCandidates(createHeuristicReranker(), ranked, { query, window: 2, rescore });
+    expect(out.slice(2).map((c) => c.doc.refId)).toEqual([ranked[2]!.doc.refId, ranked[3]!.doc.refId]);
+    expect(out[2]!.scores.rerank).toBeNull();
+  });
+
+  it('passes the configured model through to the reranker', async () => {
+    const models: (string | undefined)[] = [];
+    const heuristic = createHeuristicReranker();
+    const recording: Reranker = {
+      name: 'recording',
+      rerank: (q, cands, opts) => {
+        models.push(opts?.model);
+        return heuristic.rerank(q, cands, opts);
+      },
+    };
+    await rerankCandidates(recording, ranked, { query, window: 4, model: 'cross_encoder_mini', rescore });
+    expect(models).toEqual(['cross_encoder_mini']);
+  });
+
+  it('does not call the reranker for an empty window', async () => {
+    let calls = 0;
+    const counting: Reranker = { name: 'c', rerank: async () => (calls++, []) };
+    expect(await rerankCandidates(counting, ranked, { query, window: 0, rescore })).toEqual(ranked);
+    expect(calls).toBe(0);
+  });
+});

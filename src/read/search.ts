@@ -1,0 +1,117 @@
+/**
+ * search(): query → route → candidates (lexical + vector) → fuse → Generative-Agents score → optional rerank
+ * → (hybrid) author field and session neighbours (expand.ts) → top k. No window, no budget: this is the
+ * ranked-list API under `buildContext`.
+ */
+import { parseContextConfig, type ContextConfig } from '../core/config.js';
+import { EngramError } from '../core/errors.js';
+import type { FilterNode } from '../core/filter.js';
+import type { Doc, DocKind } from '../core/types.js';
+import type { ScopeFilter } from '../ports/storage.js';
+import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
+import { expandCandidates, type ExpandRequest } from './expand.js';
+import { rerankCandidates } from './rerank.js';
+import { kindBoost, routeQuery, type RoutePlan } from './router.js';
+import { docScore, scoreCandidate, type ScoringConfig } from './score.js';
+import type { Candidate, ReadDeps, RetrievalMode, SearchHit, SearchRequest } from './types.js';
+
+export const MAX_SEARCH_K = 1000;
+
+/** Scoring defaults (the same ones a context config gets when it says nothing). */
+const DEFAULTS: ContextConfig = parseContextConfig({});
+
+function validate(req: SearchRequest): void {
+  const issues = [];
+  if (!Number.isInteger(req.k) || req.k < 1 || req.k > MAX_SEARCH_K) issues.push({ path: 'k', message: `an integer from 1 to ${MAX_SEARCH_K}` });
+  if (typeof req.query !== 'string' || req.query.trim() === '') issues.push({ path: 'query', message: 'a non-empty string' });
+  if (!req.tenant) issues.push({ path: 'tenant', message: 'required' });
+  if (issues.length > 0) throw new EngramError('VALIDATION', `invalid search: ${issues[0]!.path}: ${issues[0]!.message}`, { issues });
+}
+
+/** The query vector, or undefined in lexical mode; a vector-only search without one cannot run. */
+export async function queryVector(deps: ReadDeps, query: string, mode: RetrievalMode): Promise<Float32Array | undefined> {
+  if (mode === 'lexical') return undefined;
+  const vector = await deps.embedQuery(query);
+  if (!vector && mode === 'vector') {
+    throw new EngramError('UNAVAILABLE', 'vector search needs a query embedding, and the embedder gave none', {
+      details: { mode },
+    });
+  }
+  return vector;
+}
+
+/** Semantic candidates scored and sorted by `final` (ties: lower docId first, for determinism). */
+export function scoreSemantic(sem: SemanticCandidates, scoring: ScoringConfig, plan: RoutePlan, now: number): Candidate<Doc>[] {
+  const out = sem.docs.map(
+    (doc): Candidate<Doc> => ({
+      doc,
+      origin: 'semantic',
+      scores: scoreCandidate(doc, sem.fused.get(doc.docId), scoring, now, {
+        recencyFactor: plan.recencyFactor,
+        boost: kindBoost(plan, doc.kind),
+      }),
+    }),
+  );
+  return out.sort((a, b) => b.scores.final - a.scores.final || (a.doc.docId ?? 0) - (b.doc.docId ?? 0));
+}
+
+/** Recomputes `final` after rerank changed relevance (same weights, route and time). */
+export function rescorer(scoring: ScoringConfig, plan: RoutePlan, now: number) {
+  return (c: Candidate, relevance: number): number =>
+    docScore(c.doc, relevance, scoring, now, { recencyFactor: plan.recencyFactor, boost: kindBoost(plan, c.doc.kind) }).final;
+}
+
+/** The timeline expansion (expand.ts) of one query, scored with the same weights, route and time. */
+export function expandRequest(
+  query: string,
+  req: { tenant: string; scope?: ScopeFilter | undefined; filter?: FilterNode | undefined; kinds?: readonly DocKind[] | undefined },
+  scoring: ScoringConfig,
+  plan: RoutePlan,
+  now: number,
+): ExpandRequest {
+  const rescore = rescorer(scoring, plan, now);
+  return {
+    tenant: req.tenant,
+    query,
+    scope: req.scope,
+    filter: req.filter,
+    kinds: req.kinds,
+    now,
+    rescore,
+    scoreNew: (c, relevance) =>
+      scoreCandidate(c.doc, { vector: null, lexical: null, relevance }, scoring, now, { recencyFactor: plan.recencyFactor, boost: kindBoost(plan, c.doc.kind) }),
+  };
+}
+
+export async function search(deps: ReadDeps, req: SearchRequest): Promise<SearchHit[]> {
+  validate(req);
+  const now = deps.clock.now();
+  const mode = req.mode ?? 'hybrid';
+  const plan = routeQuery(req.query);
+  // Awaited inside fetchSemantic, after the lexical search has been issued.
+  const vector = queryVector(deps, req.query, mode);
+  vector.catch(() => undefined); // awaited in fetchSemantic; keeps an earlier failure from orphaning it
+  const pool = candidatePoolSize(req.k);
+  const sem = await fetchSemantic(deps.storage, {
+    tenant: req.tenant,
+    scope: req.scope,
+    query: req.query,
+    vector,
+    kinds: req.kinds,
+    filter: req.filter,
+    k: pool,
+    mode,
+    now,
+  });
+  let ranked = scoreSemantic(sem, DEFAULTS.scoring, plan, now);
+  if (req.rerank) {
+    ranked = await rerankCandidates(deps.reranker, ranked, {
+      query: req.query,
+      window: pool,
+      rescore: rescorer(DEFAULTS.scoring, plan, now),
+    });
+  }
+  // Hybrid only: the single-signal modes return what that signal found, nothing else.
+  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, req, DEFAULTS.scoring, plan, now), ranked) : ranked;
+  return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
+}

@@ -1,0 +1,53 @@
+/**
+ * `engram mcp`: Engram as an MCP server on stdio, for MCP clients (Claude Desktop, Cursor …) that start it as
+ * a subprocess. stdout carries only the protocol: console output is sent to stderr before anything loads.
+ * Runs until the client closes stdin, then drains the embedding backlog and closes the database.
+ */
+import type { Command } from 'commander';
+import { openMemory } from '../../../open.js';
+import { withLearning } from '../../mcp/learn-deps.js';
+import { serveMcpStdio } from '../../mcp/stdio.js';
+import { globals, storeUrl } from '../context.js';
+
+interface McpOptions {
+  user?: string;
+  agent?: string;
+  session?: string;
+}
+
+/** Anything printed with console.* would corrupt the JSON-RPC stream on stdout. */
+function keepStdoutForProtocol(): void {
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+}
+
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp')
+    .description('run the MCP server on stdio (tools: manage_memory, search_memory, get_context, working memory …)')
+    .option('--user <id>', 'default user_id for memories the tools store and search')
+    .option('--agent <id>', 'default agent_id')
+    .option('--session <id>', 'default session_id (working memory, feedback)')
+    .action(async (o: McpOptions, cmd: Command) => {
+      keepStdoutForProtocol();
+      const g = globals(cmd);
+      const url = storeUrl(g);
+      const memory = await openMemory(
+        { storage: { url }, ...(g.cache ? { cache: { url: g.cache } } : {}), ...(g.tenant ? { defaultTenant: g.tenant } : {}) },
+        { onBackgroundError: (e) => process.stderr.write(`engram mcp: background task failed: ${e instanceof Error ? e.message : String(e)}\n`) },
+      );
+      try {
+        await serveMcpStdio({
+          memory: withLearning(memory),
+          tenant: memory.config.defaultTenant,
+          userId: o.user,
+          agentId: o.agent,
+          sessionId: o.session,
+        });
+        await memory.flush();
+      } finally {
+        await memory.close();
+      }
+    });
+}

@@ -1,0 +1,120 @@
+/**
+ * `engram serve`: the HTTP API on the --db database. On the first start of a database it creates an admin
+ * key and prints it once on stdout (only its hash is stored). SIGTERM/SIGINT drain in-flight requests, close
+ * memory and exit 0. Logs are JSON lines (pino) on stdout; LOG_LEVEL sets the level.
+ */
+import type { Command } from 'commander';
+import { pino } from 'pino';
+import { EngramError } from '../../../core/errors.js';
+import { openMemory } from '../../../open.js';
+import { bootstrapAdminKey } from '../../http/keys.js';
+import { startHttpServer } from '../../http/server.js';
+import { globals, storeUrl } from '../context.js';
+
+interface ServeOptions {
+  port?: number;
+  host: string;
+  rateLimit?: number;
+  burst?: number;
+  bodyLimit?: number;
+  importLimit?: number;
+}
+
+export const DEFAULT_PORT = 8080;
+
+function numberOption(name: string, min: number) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) {
+      throw new EngramError('VALIDATION', `--${name} takes a whole number >= ${min}`, { issues: [{ path: name, message: `integer >= ${min}` }] });
+    }
+    return n;
+  };
+}
+
+/** --port, else PORT, else 8080. */
+export function resolvePort(flag: number | undefined, env: string | undefined): number {
+  if (flag !== undefined) return flag;
+  if (env === undefined || env === '') return DEFAULT_PORT;
+  return numberOption('PORT', 0)(env);
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the HTTP API (OpenAPI document at /openapi.json); first start prints an admin key once')
+    .option('--port <n>', `port (default: $PORT or ${DEFAULT_PORT}; 0 picks a free one)`, numberOption('port', 0))
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--rate-limit <n>', 'sustained requests per second per key (0 turns rate limiting off)', numberOption('rate-limit', 0))
+    .option('--burst <n>', 'requests a key may send at once', numberOption('burst', 1))
+    .option('--body-limit <bytes>', 'largest JSON request body', numberOption('body-limit', 1024))
+    .option('--import-limit <bytes>', 'largest JSONL body for POST /v1/import', numberOption('import-limit', 1024))
+    .action(async (o: ServeOptions, cmd: Command) => {
+      const g = globals(cmd);
+      const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+      const url = storeUrl(g);
+      const memory = await openMemory(
+        { storage: { url }, ...(g.cache ? { cache: { url: g.cache } } : {}) },
+        { onBackgroundError: (e) => logger.warn({ code: e instanceof EngramError ? e.code : 'INTERNAL' }, 'background task failed') },
+      );
+      try {
+        const adminKey = await bootstrapAdminKey(memory.storage);
+        const server = await startHttpServer({
+          memory,
+          logger,
+          // The key comes before the "listening" line, so whoever waits for that line has already seen it.
+          ...(adminKey ? { onListening: (at: string) => printAdminKey(adminKey, at) } : {}),
+          options: {
+            port: resolvePort(o.port, process.env.PORT),
+            host: o.host,
+            ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}),
+            ...(o.importLimit !== undefined ? { importLimitBytes: o.importLimit } : {}),
+            rateLimit: { ...(o.rateLimit !== undefined ? { perSecond: o.rateLimit } : {}), ...(o.burst !== undefined ? { burst: o.burst } : {}) },
+          },
+        });
+        stopOnSignals(server.shutdown, logger);
+      } catch (e) {
+        await memory.close().catch(() => undefined);
+        throw e;
+      }
+    });
+}
+
+function printAdminKey(key: string, url: string): void {
+  process.stdout.write(
+    [
+      '',
+      'Engram admin key (shown this once; only its hash is stored, so save it now):',
+      '',
+      `  ${key}`,
+      '',
+      'Create a key for a tenant with it:',
+      `  curl -s -X POST ${url}/admin/keys -H "authorization: Bearer $ENGRAM_ADMIN_KEY" \\`,
+      `       -H 'content-type: application/json' -d '{"tenant":"default","name":"my-agent"}'`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** First signal: drain and exit 0 (1 if closing failed). A second signal exits at once. */
+function stopOnSignals(shutdown: () => Promise<void>, logger: pino.Logger): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without draining');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'signal received');
+    shutdown().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        logger.error({ err: e }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

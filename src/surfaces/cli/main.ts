@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerBench } from './commands/bench.js';
+import { registerBenchData } from './commands/bench-data.js';
+import { registerData } from './commands/data.js';
+import { registerDemo } from './commands/demo.js';
+import { registerKeys } from './commands/keys.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerRead } from './commands/read.js';
+import { registerServe } from './commands/serve.js';
+import { registerWrite } from './commands/write.js';
+import { reportError } from './context.js';
+
+const program = new Command()
+  .name('engram')
+  .description('Engram: a memory engine for LLM agents (timeline, facts, hybrid budgeted context)')
+  .option('--db <path>', 'database: a SQLite file path or a storage URL', process.env.ENGRAM_DB ?? './engram.db')
+  .option('--store <url>', 'storage URL: sqlite:./engram.db | postgres://user@host/db | pglite:./dir (overrides --db)', process.env.ENGRAM_STORE)
+  .option('--cache <url>', 'Redis hot tier in front of the store, e.g. redis://127.0.0.1:6379', process.env.ENGRAM_CACHE)
+  .option('--tenant <id>', 'tenant (default: "default")')
+  .option('--json', 'machine-readable JSON output', false)
+  .showHelpAfterError();
+
+registerWrite(program);
+registerRead(program);
+registerData(program);
+registerDemo(program);
+registerServe(program);
+registerKeys(program);
+registerBench(program);
+registerBenchData(program);
+registerMcp(program);
+
+program.parseAsync(process.argv).catch((e: unknown) => reportError(e, process.argv.includes('--json')));

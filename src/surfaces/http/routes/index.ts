@@ -1,0 +1,27 @@
+/**
+ * Every area of the API, registered in this order by app.ts. A new area (outcomes, episodes, links,
+ * procedures, examples, working memory, MCP at /mcp) is one module file plus one line here; auth, rate
+ * limits, body limits, errors and request logs apply to it without further work.
+ */
+import type { RouteModule } from '../env.js';
+import { adminKeyRoutes } from './admin-keys.js';
+import { eventRoutes } from './events.js';
+import { factRoutes } from './facts.js';
+import { forgetRoutes } from './forget.js';
+import { healthRoutes } from './health.js';
+import { mcpRoutes } from './mcp.js';
+import { meRoutes } from './me.js';
+import { retrievalRoutes } from './retrieval.js';
+import { transferRoutes } from './transfer.js';
+
+export const ROUTE_MODULES: readonly RouteModule[] = [
+  healthRoutes,
+  meRoutes,
+  eventRoutes,
+  factRoutes,
+  retrievalRoutes,
+  forgetRoutes,
+  transferRoutes,
+  adminKeyRoutes,
+  mcpRoutes,
+];

@@ -1,0 +1,230 @@
+/**
+ * Response schemas, for the OpenAPI document (requests are validated by the library's own schemas, see
+ * requests.ts). They describe the views in present.ts: records with ISO-8601 times.
+ */
+import { z } from '@hono/zod-openapi';
+import { ACTORS, DOC_KINDS, EVENT_TYPES, FACT_KINDS, PII_KINDS } from '../../../core/types.js';
+import { ERROR_CODES } from '../../../core/errors.js';
+import { JsonValue } from './json.js';
+
+const JsonSchema = JsonValue;
+
+const isoTime = z.string().openapi({ format: 'date-time', example: '2025-09-21T10:15:00.000Z' });
+
+const scopeFields = {
+  tenant: z.string(),
+  userId: z.string().optional(),
+  agentId: z.string().optional(),
+  sessionId: z.string().optional(),
+  taskId: z.string().optional(),
+};
+
+const piiReport = z.object({
+  scrubbed: z.boolean(),
+  counts: z.partialRecord(z.enum(PII_KINDS), z.number().int()).openapi({ description: 'how many of each kind were removed (never the values)' }),
+});
+
+export const EventSchema = z
+  .object({
+    ...scopeFields,
+    id: z.string().openapi({ example: 'evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E' }),
+    seq: z.number().int(),
+    ts: isoTime,
+    recordedAt: isoTime,
+    type: z.enum(EVENT_TYPES),
+    actor: z.enum(ACTORS),
+    name: z.string().optional(),
+    content: z.string(),
+    tool: z.string().optional(),
+    args: JsonSchema.optional(),
+    result: JsonSchema.optional(),
+    stateLabel: z.string().optional(),
+    tags: z.array(z.string()),
+    importance: z.number(),
+    source: z.string().optional(),
+    metadata: z.record(z.string(), JsonSchema),
+    contentHash: z.string(),
+    expiresAt: isoTime.optional(),
+    pii: piiReport,
+  })
+  .openapi('Event');
+
+export const LoggedEventSchema = EventSchema.extend({
+  duplicate: z.boolean().openapi({ description: 'true when the tenant already held this event; nothing was written' }),
+}).openapi('LoggedEvent');
+
+export const FactSchema = z
+  .object({
+    ...scopeFields,
+    id: z.string().openapi({ example: 'fct_01J8ZK3V6W9X2Y4Z5A6B7C8D9E' }),
+    key: z.string(),
+    version: z.number().int(),
+    supersedes: z.string().optional(),
+    kind: z.enum(FACT_KINDS),
+    text: z.string(),
+    subject: z.string().optional(),
+    predicate: z.string().optional(),
+    value: z.string().optional(),
+    source: z.string().optional(),
+    section: z.string().optional(),
+    tags: z.array(z.string()),
+    pii: z.boolean(),
+    piiReport,
+    metadata: z.record(z.string(), JsonSchema),
+    confidence: z.number(),
+    supportCount: z.number().int(),
+    contradictCount: z.number().int(),
+    importance: z.number(),
+    validFrom: isoTime.optional(),
+    validTo: isoTime.optional(),
+    recordedAt: isoTime,
+    expiredAt: isoTime.optional(),
+    expiresAt: isoTime.optional(),
+    contentHash: z.string(),
+    provenance: z.object({
+      origin: z.enum(['user', 'import', 'extraction', 'reflection', 'consolidation']),
+      eventIds: z.array(z.string()).optional(),
+      episodeIds: z.array(z.string()).optional(),
+      note: z.string().optional(),
+    }),
+  })
+  .openapi('Fact');
+
+export const RememberResultSchema = z
+  .object({
+    fact: FactSchema,
+    status: z.enum(['created', 'versioned', 'duplicate']),
+    supersededId: z.string().optional(),
+  })
+  .openapi('RememberResult');
+
+const scoreBreakdown = z
+  .object({
+    vector: z.number().nullable(),
+    lexical: z.number().nullable(),
+    relevance: z.number().nullable(),
+    recency: z.number().nullable(),
+    importance: z.number().nullable(),
+    confidence: z.number().nullable(),
+    rerank: z.number().nullable(),
+    final: z.number(),
+  })
+  .openapi('ScoreBreakdown');
+
+export const DocSchema = z
+  .object({
+    userId: z.string().optional(),
+    agentId: z.string().optional(),
+    sessionId: z.string().optional(),
+    taskId: z.string().optional(),
+    kind: z.enum(DOC_KINDS),
+    refId: z.string().openapi({ description: 'id of the record (event, fact, …) this document projects' }),
+    text: z.string(),
+    ts: isoTime,
+    importance: z.number(),
+    type: z.string().optional(),
+    actor: z.string().optional(),
+    source: z.string().optional(),
+    section: z.string().optional(),
+    stateLabel: z.string().optional(),
+    tags: z.array(z.string()),
+    pii: z.boolean(),
+    metadata: z.record(z.string(), JsonSchema),
+    contentHash: z.string(),
+    expiresAt: isoTime.optional(),
+    confidence: z.number(),
+  })
+  .openapi('Doc');
+
+export const SearchHitSchema = z.object({ doc: DocSchema, score: z.number(), scores: scoreBreakdown }).openapi('SearchHit');
+
+const provenance = z.object({
+  source: z.string().nullable(),
+  section: z.string().nullable(),
+  ts: isoTime,
+  type: z.string().nullable(),
+  actor: z.string().nullable(),
+  taskId: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  tags: z.array(z.string()),
+  contentHash: z.string(),
+});
+
+export const ContextResultSchema = z
+  .object({
+    retrievalId: z.string(),
+    query: z.string(),
+    route: z.enum(['recall', 'execute', 'general']),
+    items: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(DOC_KINDS),
+        section: z.string(),
+        text: z.string(),
+        truncated: z.boolean(),
+        provenance,
+        scores: scoreBreakdown,
+      }),
+    ),
+    conflicts: z.array(
+      z.object({
+        reason: z.enum(['same_key', 'same_subject_predicate', 'fresher_episodic']),
+        action: z.enum(['preferred', 'surfaced_both']),
+        itemIds: z.array(z.string()),
+        droppedIds: z.array(z.string()),
+        note: z.string(),
+      }),
+    ),
+    sections: z.array(z.object({ name: z.string(), itemIds: z.array(z.string()) })),
+    tokens: z.object({ used: z.number().int(), budget: z.number().int() }),
+    dropped: z.number().int(),
+    text: z.string().openapi({ description: 'the context rendered as prompt text, with provenance inline' }),
+  })
+  .openapi('ContextResult');
+
+export const ForgetReportSchema = z
+  .object({
+    events: z.number().int(),
+    facts: z.number().int(),
+    docs: z.number().int(),
+    embeddings: z.number().int(),
+    episodes: z.number().int().optional(),
+    links: z.number().int().optional(),
+    procedures: z.number().int().optional(),
+    examples: z.number().int().optional(),
+  })
+  .openapi('ForgetReport');
+
+export const ImportReportSchema = z
+  .object({ lines: z.number().int(), events: z.number().int(), facts: z.number().int(), duplicates: z.number().int() })
+  .openapi('ImportReport');
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string().openapi({ example: 'key_01J8ZK3V6W9X2Y4Z5A6B7C8D9E' }),
+    tenant: z.string().optional(),
+    role: z.enum(['tenant', 'admin']),
+    name: z.string(),
+    prefix: z.string().openapi({ description: 'first characters of the key, to tell keys apart', example: 'egm_3kT9xQ2a' }),
+    createdAt: isoTime,
+    revokedAt: isoTime.optional(),
+  })
+  .openapi('ApiKey');
+
+export const CreatedKeySchema = z
+  .object({
+    key: z.string().openapi({ description: 'the secret; shown only in this response', example: 'egm_…' }),
+    record: ApiKeySchema,
+  })
+  .openapi('CreatedApiKey');
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum([...ERROR_CODES, 'INTERNAL']),
+      message: z.string(),
+      issues: z.array(z.object({ path: z.string().openapi({ example: 'events.3.type' }), message: z.string() })),
+      requestId: z.string().optional(),
+    }),
+  })
+  .openapi('Error');

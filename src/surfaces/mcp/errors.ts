@@ -1,0 +1,31 @@
+/**
+ * Every failure inside a tool becomes an MCP tool error (`isError: true`) carrying the EngramError code and
+ * message, so the model can read what went wrong and retry differently; nothing a tool does can take the
+ * server down. Server-side failures (ADAPTER, CONFIG, anything that is not an EngramError) keep their
+ * internal message out of the reply when `hideInternal` is set (remote transports), as the REST errors do.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { EngramError, isEngramError } from '../../core/errors.js';
+
+const INTERNAL_CODES = new Set(['ADAPTER', 'CONFIG']);
+const PUBLIC_MESSAGE = 'a storage or model backend failed; try again later';
+
+export function toEngramError(e: unknown): EngramError {
+  if (isEngramError(e)) return e;
+  return new EngramError('ADAPTER', e instanceof Error ? e.message : String(e), { cause: e });
+}
+
+export function toolError(e: unknown, opts: { hideInternal?: boolean } = {}): CallToolResult {
+  const err = toEngramError(e);
+  const hidden = opts.hideInternal === true && INTERNAL_CODES.has(err.code);
+  const message = hidden ? PUBLIC_MESSAGE : err.message;
+  const issues = hidden ? [] : err.issues;
+  // parseWith already names its first issue in the message ("invalid x: path: why"); do not say it twice.
+  const extra = issues.filter((i) => !message.includes(`${i.path || '(root)'}: ${i.message}`));
+  const lines = [`${err.code}: ${message}`, ...extra.slice(0, 10).map((i) => `  ${i.path || '(input)'}: ${i.message}`)];
+  return {
+    isError: true,
+    content: [{ type: 'text', text: lines.join('\n') }],
+    structuredContent: { error: { code: err.code, message, issues: issues.map((i) => ({ path: i.path, message: i.message })) } },
+  };
+}

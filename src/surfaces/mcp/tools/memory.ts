@@ -1,0 +1,121 @@
+/**
+ * Seed 003's semantic-memory tools. `manage_memory` stores (and corrects, and deletes) facts the user shares;
+ * `search_memory` finds them again by meaning, however the question is phrased.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { EngramError } from '../../../core/errors.js';
+import { DOC_KINDS, type DocKind } from '../../../core/types.js';
+import { addTool, iso, scopeArgs, type ToolEnv } from '../tool.js';
+
+const MANAGE = [
+  'Store, update or delete a long-term memory about the user or their work.',
+  'Call it whenever the user shares a preference, fact or detail worth remembering for later conversations —',
+  'their name, role, preferences ("I prefer TypeScript", "use metric units"), tools and configurations they use,',
+  'project details, decisions, deadlines, people and relationships — even when they did not ask you to remember it.',
+  'Store one self-contained fact per call, written so it makes sense on its own later ("The user prefers dark mode in',
+  'all editors"), not "he likes it". To correct a memory that changed, call with action "update" and its memory_id',
+  '(the old version is kept as history); to remove one the user asks you to forget, action "delete".',
+  'Do not store secrets, passwords or one-off small talk.',
+].join(' ');
+
+const SEARCH = [
+  'Search long-term memory by meaning.',
+  'Call it before answering whenever the question may depend on something the user told you before — their',
+  'preferences, past decisions, project details, earlier conversations ("what do I usually…", "as I mentioned…",',
+  '"last time…") — or when you need context you do not have. The query can be phrased differently from how the',
+  'memory was stored. Returns the best matches with ids, kinds and when they were recorded.',
+].join(' ');
+
+export function registerMemoryTools(server: McpServer, env: ToolEnv): void {
+  addTool(
+    server,
+    env,
+    'manage_memory',
+    {
+      title: 'Manage memory',
+      description: MANAGE,
+      input: {
+        action: z.enum(['create', 'update', 'delete']).default('create').describe('create (default), update an existing memory, or delete one'),
+        content: z.string().min(1).max(32_768).optional().describe('The fact to remember, self-contained (required for create and update)'),
+        memory_id: z.string().min(1).max(40).optional().describe('The id of the memory to update or delete (from search_memory)'),
+        kind: z.enum(['fact', 'preference']).default('fact').describe('"preference" for likes, dislikes and how the user wants things done'),
+        subject: z.string().min(1).max(500).optional().describe('What the fact is about, e.g. "user" or a project name (optional)'),
+        predicate: z.string().min(1).max(200).optional().describe('The attribute, e.g. "prefers editor theme" (optional; a new value for the same subject+predicate supersedes the old one)'),
+        tags: z.array(z.string().min(1).max(100)).max(16).optional(),
+        user_id: scopeArgs.user_id,
+      },
+      annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    async (a, { memory, scope }) => {
+      const tenant = scope.tenant;
+      const userId = a.user_id ?? scope.userId;
+      if (a.action !== 'delete' && a.content === undefined) {
+        throw new EngramError('VALIDATION', `content is required to ${a.action} a memory`, { issues: [{ path: 'content', message: 'required' }] });
+      }
+      if (a.action !== 'create' && a.memory_id === undefined) {
+        throw new EngramError('VALIDATION', `memory_id is required to ${a.action} a memory`, { issues: [{ path: 'memory_id', message: 'required' }] });
+      }
+      if (a.action === 'delete') {
+        const report = await memory.forget({ tenant, ids: [a.memory_id!] });
+        const removed = report.facts + report.events + (report.episodes ?? 0) + (report.procedures ?? 0) + (report.examples ?? 0);
+        if (removed === 0) throw new EngramError('NOT_FOUND', `no memory ${a.memory_id}`, { issues: [{ path: 'memory_id', message: 'not found' }] });
+        return { text: `Deleted memory ${a.memory_id}.`, data: { action: 'deleted', memory_id: a.memory_id } };
+      }
+      const base = {
+        text: a.content!,
+        tenant,
+        userId,
+        agentId: scope.agentId,
+        kind: a.kind,
+        ...(a.subject ? { subject: a.subject } : {}),
+        ...(a.predicate ? { predicate: a.predicate } : {}),
+        tags: a.tags ?? [],
+      };
+      if (a.action === 'update') {
+        const old = await memory.getFact(a.memory_id!, tenant);
+        const r = await memory.remember({ ...base, key: old.key, userId: userId ?? old.userId });
+        return {
+          text: `Updated memory ${old.id} → ${r.fact.id} (version ${r.fact.version}): ${r.fact.text}`,
+          data: { action: r.status === 'duplicate' ? 'unchanged' : 'updated', memory_id: r.fact.id, previous_id: old.id, version: r.fact.version },
+        };
+      }
+      const r = await memory.remember(base);
+      const verb = r.status === 'duplicate' ? 'Already remembered' : r.status === 'versioned' ? 'Updated' : 'Remembered';
+      return {
+        text: `${verb} as ${r.fact.id}: ${r.fact.text}`,
+        data: { action: r.status === 'duplicate' ? 'unchanged' : r.status === 'versioned' ? 'updated' : 'created', memory_id: r.fact.id, version: r.fact.version },
+      };
+    },
+  );
+
+  addTool(
+    server,
+    env,
+    'search_memory',
+    {
+      title: 'Search memory',
+      description: SEARCH,
+      input: {
+        query: z.string().min(1).max(10_000).describe('What you are looking for, in natural language'),
+        k: z.number().int().min(1).max(50).default(5).describe('How many results (default 5)'),
+        kinds: z
+          .array(z.enum(DOC_KINDS))
+          .min(1)
+          .optional()
+          .describe('Restrict to kinds: fact (stored memories), event (timeline), episode (past tasks with outcomes), procedure, example'),
+        user_id: scopeArgs.user_id,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (a, { memory, scope }) => {
+      const kinds: DocKind[] = a.kinds ?? ['fact', 'event', 'episode'];
+      const hits = await memory.search({ query: a.query, k: a.k, kinds, tenant: scope.tenant, userId: a.user_id ?? scope.userId });
+      const results = hits.map((h) => ({ id: h.doc.refId, kind: h.doc.kind, text: h.doc.text, score: Math.round(h.score * 1000) / 1000, recorded: iso(h.doc.ts) }));
+      const text = results.length
+        ? `Found ${results.length} ${results.length === 1 ? 'memory' : 'memories'}:\n${results.map((r, i) => `${i + 1}. [${r.kind} ${r.id}] (score ${r.score}, ${r.recorded.slice(0, 10)}) ${r.text}`).join('\n')}`
+        : 'No matching memories.';
+      return { text, data: { results } };
+    },
+  );
+}

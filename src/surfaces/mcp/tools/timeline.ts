@@ -1,0 +1,169 @@
+/**
+ * The timeline and the reinforcement loop: `log_event` records what happened, `get_context` assembles the
+ * budgeted context for a task (and hands back a retrieval id), `record_outcome` tells Engram how the answer
+ * built from that context turned out, so what helped gains confidence and what misled loses it.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ACTORS, EVENT_TYPES, OUTCOMES, type Json } from '../../../core/types.js';
+import { addTool, need, scopeArgs, type ToolEnv } from '../tool.js';
+
+const LOG = [
+  'Record an event on the memory timeline: a decision you made, a tool result worth keeping, an observation, an error,',
+  'an outcome, or a correction from the user. Call it after significant steps of a task (decisions, failures, fixes,',
+  'results) so later tasks can learn from what happened; use type "correction" when the user corrects you and',
+  '"outcome" when a task ends. Pass task_id to group the events of one task.',
+].join(' ');
+
+const CONTEXT = [
+  'Get the relevant memory for the task at hand in one call: the recent events of the task plus facts, past episodes',
+  '(with their outcomes and corrections) and procedures retrieved by meaning, ranked and fitted to a token budget, with',
+  'provenance. Call it at the start of a task or before answering a question that may need history. The reply',
+  'includes a retrieval_id: pass it to record_outcome once you know whether the answer worked.',
+].join(' ');
+
+const OUTCOME = [
+  'Report how a task turned out after you used get_context for it: SUCCESS, FAILURE, PARTIAL or UNKNOWN, with the',
+  "user's correction if they corrected you. Engram links the outcome to exactly the memories it retrieved and",
+  'reinforces or weakens them, so call it whenever you learn whether an answer built from get_context worked.',
+].join(' ');
+
+const jsonValue: z.ZodType<Json> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+
+export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
+  addTool(
+    server,
+    env,
+    'log_event',
+    {
+      title: 'Log event',
+      description: LOG,
+      input: {
+        content: z.string().min(1).max(32_768).describe('What happened, in a sentence or two'),
+        type: z.enum(EVENT_TYPES).default('note').describe('message, tool_call, tool_result, observation, decision, outcome, correction, feedback, state_change, error or note'),
+        actor: z.enum(ACTORS).default('agent').describe('Who acted: agent (default), user, system or tool'),
+        task_id: z.string().min(1).max(200).optional().describe('Groups the events of one task'),
+        tool: z.string().min(1).max(200).optional().describe('For tool calls: the tool name'),
+        args: jsonValue.optional().describe('For tool calls: the arguments'),
+        result: jsonValue.optional().describe('For tool calls: the result'),
+        state_label: z.string().min(1).max(100).optional().describe('The workflow state, e.g. "investigating" or "deploying"'),
+        tags: z.array(z.string().min(1).max(100)).max(16).optional(),
+        importance: z.number().min(0).max(1).optional().describe('0..1; how much this matters later (default from the event type)'),
+        ...scopeArgs,
+      },
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (a, { memory, scope }) => {
+      const e = await memory.logEvent({
+        tenant: scope.tenant,
+        userId: a.user_id ?? scope.userId,
+        agentId: scope.agentId,
+        sessionId: a.session_id ?? scope.sessionId,
+        taskId: a.task_id,
+        type: a.type,
+        actor: a.actor,
+        content: a.content,
+        ...(a.tool ? { tool: a.tool } : {}),
+        ...(a.args !== undefined ? { args: a.args } : {}),
+        ...(a.result !== undefined ? { result: a.result } : {}),
+        ...(a.state_label ? { stateLabel: a.state_label } : {}),
+        tags: a.tags ?? [],
+        ...(a.importance !== undefined ? { importance: a.importance } : {}),
+      });
+      return {
+        text: e.duplicate ? `Already logged as ${e.id}.` : `Logged ${e.type} ${e.id}.`,
+        data: { event_id: e.id, seq: e.seq, duplicate: e.duplicate },
+      };
+    },
+  );
+
+  addTool(
+    server,
+    env,
+    'get_context',
+    {
+      title: 'Get context',
+      description: CONTEXT,
+      input: {
+        query: z.string().min(1).max(10_000).describe('The task or question'),
+        task_id: z.string().min(1).max(200).optional().describe('The current task: its recent events form the episodic window'),
+        token_budget: z.number().int().min(50).max(100_000).optional().describe('Upper bound of the returned context, in tokens (default 3000)'),
+        last_n: z.number().int().min(0).max(500).optional().describe('How many recent task events to include (default 5)'),
+        top_k: z.number().int().min(1).max(200).optional().describe('How many memories to retrieve by meaning (default 5)'),
+        user_id: scopeArgs.user_id,
+        session_id: scopeArgs.session_id.describe("The current session: its working memory scratchpad is appended, when there is one"),
+      },
+      annotations: { readOnlyHint: false, openWorldHint: false },
+    },
+    async (a, { memory, scope }) => {
+      const userId = a.user_id ?? scope.userId;
+      const ctx = await memory.getContext(a.query, {
+        tenant: scope.tenant,
+        ...(a.task_id ? { task_id: a.task_id } : {}),
+        ...(userId ? { scope: { user_id: userId } } : {}),
+        episodic_window: a.last_n !== undefined ? { n: a.last_n } : {},
+        semantic_retrieval: a.top_k !== undefined ? { top_k: a.top_k } : {},
+        merge_policy: a.token_budget !== undefined ? { token_budget: a.token_budget } : {},
+      });
+      const sessionId = a.session_id ?? scope.sessionId;
+      const scratchpad = sessionId && memory.working ? await memory.working.toContext({ tenant: scope.tenant, sessionId }) : '';
+      const parts = [ctx.text || '(no relevant memories)'];
+      if (scratchpad) parts.push(`## Working Memory (session ${sessionId})\n${scratchpad}`);
+      parts.push(`(retrieval_id: ${ctx.retrievalId} — ${ctx.tokens.used}/${ctx.tokens.budget} tokens, ${ctx.items.length} items)`);
+      return {
+        text: parts.join('\n\n'),
+        data: {
+          retrieval_id: ctx.retrievalId,
+          route: ctx.route,
+          tokens: ctx.tokens,
+          items: ctx.items.map((i) => ({ id: i.id, kind: i.kind, section: i.section, text: i.text, score: i.scores.final })),
+          conflicts: ctx.conflicts.map((c) => c.note),
+          ...(scratchpad ? { working_memory: scratchpad } : {}),
+        },
+      };
+    },
+  );
+
+  addTool(
+    server,
+    env,
+    'record_outcome',
+    {
+      title: 'Record outcome',
+      description: OUTCOME,
+      input: {
+        retrieval_id: z.string().min(1).max(40).describe('The retrieval_id get_context returned'),
+        outcome: z.enum(OUTCOMES).describe('SUCCESS, FAILURE, PARTIAL or UNKNOWN'),
+        correction: z.string().min(1).max(32_768).optional().describe("What the right answer or approach turned out to be (the user's correction)"),
+        details: z.string().min(1).max(32_768).optional().describe('Anything else worth knowing about the outcome'),
+      },
+      annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (a, { memory, scope }) => {
+      need(memory.recordOutcome, 'record_outcome (the reinforcement loop)');
+      const r = await memory.recordOutcome!(a.retrieval_id, a.outcome, {
+        ...(scope.tenant ? { tenant: scope.tenant } : {}),
+        ...(a.correction ? { correction: a.correction } : {}),
+        ...(a.details ? { details: a.details } : {}),
+      });
+      const changed = r.facts.length;
+      return {
+        text:
+          `Recorded ${r.outcome} for ${r.retrievalId} as episode ${r.episodeId}: linked to ${r.retrievedEpisodeIds.length} retrieved episodes ` +
+          `and ${r.retrievedFactIds.length} facts${changed ? `; ${changed} facts reinforced or weakened` : ''}.`,
+        data: {
+          retrieval_id: r.retrievalId,
+          outcome: r.outcome,
+          episode_id: r.episodeId,
+          event_ids: r.eventIds,
+          retrieved_episode_ids: r.retrievedEpisodeIds,
+          retrieved_fact_ids: r.retrievedFactIds,
+          links: r.links.map((l) => ({ type: l.type, from: l.fromId, to: l.toId, weight: l.weight })),
+          facts: JSON.parse(JSON.stringify(r.facts)) as unknown,
+        },
+      };
+    },
+  );
+}

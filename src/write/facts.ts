@@ -1,0 +1,119 @@
+/**
+ * The semantic write path (`remember`): validate → scrub → hash → dedupe (source+hash) → upsert as a new
+ * version of its lineage, never overwriting an old version.
+ *
+ * Which lineage a fact joins:
+ *  - an explicit `key` (e.g. `doc_42_para_7`);
+ *  - else subject+predicate (`user / lives in`): a new value for the same pair is a new version, and the
+ *    old version's `validTo` is closed at the new `validFrom` (bi-temporal: both stay queryable);
+ *  - else a new lineage keyed by its own id, unless the same source already holds the same text.
+ */
+import { EngramError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { assertCleanText, contentHash, normalizeText } from '../core/text.js';
+import type { Fact, JsonObject } from '../core/types.js';
+import { parseWith } from '../core/validate.js';
+import type { Storage } from '../ports/storage.js';
+import { assertJsonClean } from './clean.js';
+import type { EventWriteContext } from './events.js';
+import { factInputSchema, normalizeKeys, type ParsedFactInput } from './input.js';
+import { mergeReports } from './scrub.js';
+
+export type RememberStatus = 'created' | 'versioned' | 'duplicate';
+
+export interface RememberResult {
+  fact: Fact;
+  status: RememberStatus;
+  /** The version this one replaced, when `status` is `versioned`. */
+  supersededId?: string;
+}
+
+export function parseFactInput(ctx: EventWriteContext, raw: unknown, path = 'fact'): ParsedFactInput {
+  const input = parseWith(factInputSchema(ctx.config.limits.maxContentChars), normalizeKeys(raw), { what: 'fact', prefix: path });
+  for (const key of ['text', 'subject', 'predicate', 'value', 'source', 'section', 'key'] as const) {
+    const v = input[key];
+    if (typeof v === 'string') assertCleanText(v, `${path}.${key}`);
+  }
+  input.tags.forEach((t, i) => assertCleanText(t, `${path}.tags.${i}`));
+  assertJsonClean(input.metadata, `${path}.metadata`);
+  if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo < input.validFrom) {
+    throw new EngramError('VALIDATION', `${path}.validTo is before validFrom`, {
+      issues: [{ path: `${path}.validTo`, message: 'must not be before validFrom' }],
+    });
+  }
+  return input;
+}
+
+export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw: unknown): Promise<RememberResult> {
+  const input = parseFactInput(ctx, raw);
+  const now = ctx.clock.now();
+  const s = ctx.scrubber;
+  const text = s.scrub(input.text);
+  const subject = input.subject === undefined ? undefined : s.scrub(input.subject);
+  const value = input.value === undefined ? undefined : s.scrub(input.value);
+  const metadata = s.scrubJson(input.metadata);
+  const tags = input.tags.map((t) => s.scrub(t));
+  const piiReport = mergeReports(
+    text.report,
+    ...(subject ? [subject.report] : []),
+    ...(value ? [value.report] : []),
+    metadata.report,
+    ...tags.map((t) => t.report),
+  );
+  const tenant = input.tenant ?? ctx.defaultTenant;
+  const hash = contentHash(text.text);
+  const scope = { userId: input.userId, agentId: input.agentId, sessionId: input.sessionId, taskId: input.taskId };
+  const lineageKey = input.key ?? subjectKey(input.userId, subject?.text, input.predicate);
+
+  let previous: Fact | undefined;
+  if (lineageKey !== undefined) {
+    previous = await storage.getLiveFact(tenant, lineageKey, now);
+    if (previous?.contentHash === hash) return { fact: previous, status: 'duplicate' };
+  } else {
+    const same = await storage.findFactByHash(tenant, scope, input.source, hash, now);
+    if (same) return { fact: same, status: 'duplicate' };
+  }
+
+  const id = newId('fact');
+  const validFrom = input.validFrom ?? now;
+  const fact: Fact = {
+    id,
+    key: lineageKey ?? id,
+    version: previous ? previous.version + 1 : 1,
+    supersedes: previous?.id,
+    tenant,
+    ...scope,
+    kind: input.kind,
+    text: text.text,
+    subject: subject?.text,
+    predicate: input.predicate,
+    value: value?.text,
+    source: input.source,
+    section: input.section,
+    tags: tags.map((t) => t.text),
+    pii: input.pii,
+    piiReport,
+    metadata: metadata.value as JsonObject,
+    confidence: input.confidence,
+    supportCount: 0,
+    contradictCount: 0,
+    importance: input.importance,
+    validFrom,
+    validTo: input.validTo,
+    recordedAt: now,
+    expiresAt: input.expiresAt,
+    contentHash: hash,
+    provenance: { origin: 'user' },
+  };
+  const stored = await storage.putFact(fact);
+  if (stored.duplicate) return { fact: stored.fact, status: 'duplicate' };
+  return previous
+    ? { fact: stored.fact, status: 'versioned', supersededId: previous.id }
+    : { fact: stored.fact, status: 'created' };
+}
+
+function subjectKey(userId: string | undefined, subject: string | undefined, predicate: string | undefined): string | undefined {
+  if (!subject || !predicate) return undefined;
+  const norm = (s: string) => normalizeText(s).toLowerCase();
+  return `sp:${userId ?? ''}|${norm(subject)}|${norm(predicate)}`;
+}

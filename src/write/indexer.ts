@@ -1,0 +1,131 @@
+/**
+ * The embedding backlog, drained off the write acknowledgement path. A write is durable and lexically
+ * searchable when acknowledged; this worker then embeds what storage reports as pending (oldest first,
+ * distinct texts only: equal texts share one vector) and stores the vectors. The backlog lives in storage,
+ * so a restart resumes where the last process stopped.
+ */
+import { EventEmitter } from 'node:events';
+import type { Embedder } from '../ports/embedder.js';
+import type { Storage } from '../ports/storage.js';
+
+export interface IndexerProgress {
+  embedded: number;
+  backlog: number;
+}
+
+export interface IndexerOptions {
+  batchSize: number;
+  /** Called when a batch fails; the indexer backs off and retries. */
+  onError?: (error: unknown) => void;
+  /** First retry delay after a failure; doubles up to 30 s. */
+  retryDelayMs?: number;
+}
+
+export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [] }> {
+  private running = false;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private stopped = false;
+  private embedded = 0;
+  private failures = 0;
+  private idleWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private dirty = true;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly embedder: Embedder,
+    private readonly opts: IndexerOptions,
+  ) {
+    super();
+  }
+
+  /** Starts the background loop. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  /** Tells the loop there is new work. Cheap; call after every write. */
+  notify(): void {
+    this.dirty = true;
+    this.wake?.();
+  }
+
+  /**
+   * Resolves once everything written so far has a vector (runs the work inline when not started).
+   * Rejects with the embedder's error when a batch fails meanwhile.
+   */
+  async drain(): Promise<void> {
+    if (!this.running) {
+      while (await this.step()) {
+        /* keep going */
+      }
+      return;
+    }
+    this.notify();
+    await new Promise<void>((resolve, reject) => {
+      this.idleWaiters.push({ resolve, reject });
+      this.wake?.();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+    for (const w of this.idleWaiters.splice(0)) w.resolve();
+  }
+
+  /** Embeds one batch. Returns false when there was nothing to do. */
+  async step(): Promise<boolean> {
+    const pending = await this.storage.pendingEmbeddings(this.opts.batchSize);
+    if (pending.length === 0) return false;
+    const vectors = await this.embedder.embed(pending.map((p) => p.text));
+    await this.storage.putEmbeddings(pending.map((p, i) => ({ contentHash: p.contentHash, vector: vectors[i]! })));
+    this.embedded += pending.length;
+    if (this.listenerCount('progress') > 0) {
+      this.emit('progress', { embedded: this.embedded, backlog: await this.storage.embeddingBacklog() });
+    }
+    return true;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let worked = false;
+      try {
+        this.dirty = false;
+        worked = await this.step();
+        this.failures = 0;
+      } catch (e) {
+        this.failures++;
+        this.opts.onError?.(e);
+        // Whoever waits for the backlog learns why it is not shrinking; the loop itself keeps retrying.
+        for (const w of this.idleWaiters.splice(0)) w.reject(e);
+        await this.sleep(Math.min(30_000, (this.opts.retryDelayMs ?? 500) * 2 ** (this.failures - 1)));
+        continue;
+      }
+      if (worked || this.dirty) continue;
+      for (const w of this.idleWaiters.splice(0)) w.resolve();
+      this.emit('idle');
+      if (this.stopped) break;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+}
