@@ -5,6 +5,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import { Lru } from './lru.js';
 
 export type TokenEncoding = 'cl100k_base' | 'o200k_base';
 
@@ -26,11 +27,22 @@ function encoder(encoding: TokenEncoding): Tiktoken {
   return enc;
 }
 
+/** Counts of texts up to this long are remembered (item lines, headers: the same memories recur across reads). */
+const MEMO_MAX_CHARS = 2_000;
+const MEMO_ENTRIES = 4_096;
+
 export function createTokenCounter(encoding: TokenEncoding = 'cl100k_base'): TokenCounter {
   const enc = encoder(encoding);
+  const memo = new Lru<string, number>(MEMO_ENTRIES);
   return {
     encoding,
-    count: (text) => (text.length === 0 ? 0 : enc.encode(text).length),
+    count(text) {
+      if (text.length === 0) return 0;
+      if (text.length > MEMO_MAX_CHARS) return enc.encode(text).length;
+      let n = memo.get(text);
+      if (n === undefined) memo.set(text, (n = enc.encode(text).length));
+      return n;
+    },
     truncate(text, maxTokens) {
       if (maxTokens <= 0) return '';
       const tokens = enc.encode(text);

@@ -20,6 +20,8 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 /** A `since_minutes` window returns at most this many (most recent) events. */
 export const MAX_WINDOW_EVENTS = 500;
+/** The events of at most this many of the best lexical event hits are loaded before the query vector arrives. */
+export const PREFETCH_EVENTS = 20;
 /** At most this many distinct query terms get a ceiling probe (see lexicalCeiling). */
 export const MAX_CEILING_TERMS = 32;
 
@@ -96,6 +98,8 @@ export interface SemanticCandidates {
   calibration?: VectorCalibration | undefined;
   /** Cosines of the vector pool (the K nearest), kept to calibrate other items against the same query. */
   vectorPool: number[];
+  /** Timeline events behind the lexical hits' event docs, by event id (loaded while the query is embedded). */
+  events?: Map<string, MemoryEvent> | undefined;
 }
 
 /**
@@ -135,7 +139,13 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // Issued before the vector is awaited (see SemanticRequest.vector).
   // The lexical hits' docs and vectors are loaded while the query vector may still be on its way.
   const lexical = useLexical ? lexicalWithTermBest(storage, { ...base, text: req.query }) : Promise.resolve<[DocHit[], number[]]>([[], []]);
-  const lexicalDocs = lexical.then(([hits]) => docsWithVectors(storage, req.tenant, hits.map((h) => h.docId)));
+  const lexicalDocs = lexical.then(async ([hits]) => {
+    const loaded = await docsWithVectors(storage, req.tenant, hits.map((h) => h.docId));
+    // The ranking's head is mostly lexical hits, and the steps after fusion read their events (authors,
+    // sessions, rendering): loading them now uses the wait for the query vector.
+    const eventIds = loaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId);
+    return { ...loaded, events: await loadEvents(storage, req.tenant, eventIds) };
+  });
   lexicalDocs.catch(() => undefined); // a failure surfaces from the Promise.all below, not as an unhandled rejection
   const vector = req.mode === 'lexical' ? undefined : await req.vector;
   const useVector = vector !== undefined;
@@ -170,7 +180,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       vectorPool: useVector ? pool : undefined,
     },
   );
-  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [] };
+  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events: lexLoaded.events };
 }
 
 /** The timeline events behind event docs (tool, args, result, name), keyed by id. */

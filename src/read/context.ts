@@ -72,7 +72,8 @@ export function mergeScope(requestScope: ScopeFilter | undefined, configScope: C
   return scope;
 }
 
-const EMPTY_SEMANTIC: SemanticCandidates = { docs: [], fused: new Map(), vectors: new Map(), vectorPool: [] };
+/** A fresh one per request: later steps add vectors to it. */
+const emptySemantic = (): SemanticCandidates => ({ docs: [], fused: new Map(), vectors: new Map(), vectorPool: [] });
 
 /**
  * Window events as candidates, scored with the same weights. Their vector evidence is calibrated on the
@@ -187,7 +188,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
           mode: 'hybrid',
           now,
         })
-      : Promise.resolve(EMPTY_SEMANTIC),
+      : Promise.resolve(emptySemantic()),
   ]);
   const cutoff = episodicCutoff(config.guardrails.episodic_ttl_days, now);
   let semantic: Candidate[] = scoreSemantic(sem, config.scoring, p.route, now).filter(

@@ -31,6 +31,12 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
   let inter = 0;
@@ -47,11 +53,18 @@ export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lam
   const min = Math.min(...items.map((i) => i.score));
   // Scores are non-negative sums; min-max only for the odd negative pool.
   const rel = items.map((i) => (min >= 0 ? (max > 0 ? i.score / max : 1) : (i.score - min) / (max - min || 1)));
-  const words = items.map((i) => wordSet(i.text));
+  // Norms once per item, word sets only for items that lack a vector (both are needed per pair otherwise).
+  const norms = items.map((i) => (i.vector ? Math.sqrt(dot(i.vector, i.vector)) : 0));
+  const words: (Set<string> | undefined)[] = [];
+  const wordsOf = (x: number) => (words[x] ??= wordSet(items[x]!.text));
   const similarity = (x: number, y: number): number => {
     const vx = items[x]!.vector;
     const vy = items[y]!.vector;
-    return vx && vy ? Math.max(0, cosine(vx, vy)) : jaccard(words[x]!, words[y]!);
+    if (vx && vy) {
+      const n = norms[x]! * norms[y]!;
+      return n === 0 || vx.length !== vy.length ? 0 : Math.max(0, dot(vx, vy) / n);
+    }
+    return jaccard(wordsOf(x), wordsOf(y));
   };
 
   const picked: number[] = [];

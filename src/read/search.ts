@@ -46,6 +46,7 @@ export function scoreSemantic(sem: SemanticCandidates, scoring: ScoringConfig, p
     (doc): Candidate<Doc> => ({
       doc,
       origin: 'semantic',
+      ...(doc.kind === 'event' && sem.events?.has(doc.refId) ? { event: sem.events.get(doc.refId) } : {}),
       scores: scoreCandidate(doc, sem.fused.get(doc.docId), scoring, now, {
         recencyFactor: plan.recencyFactor,
         boost: kindBoost(plan, doc.kind),

@@ -116,10 +116,18 @@ class UseLiteEmbedder implements Embedder {
     return this.starting;
   }
 
-  async embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
-    await abortable(this.init(), opts.signal);
-    const backend = this.backend;
-    if (!backend) throw this.closedError();
+  embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
+    // Once the model is up, the texts are handed to the backend before this returns: a caller that goes on
+    // with synchronous work (the read path querying an in-process store while its query is embedded) does
+    // not hold the embedding back until its next await.
+    if (this.backend && !this.closed) return this.run(this.backend, texts, opts);
+    return abortable(this.init(), opts.signal).then(() => {
+      if (!this.backend) throw this.closedError();
+      return this.run(this.backend, texts, opts);
+    });
+  }
+
+  private async run(backend: Backend, texts: readonly string[], opts: EmbedOptions): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const chunks = planChunks(texts.length, this.cfg.batchSize, backend.parallelism);
     // Clipped here too, so that huge texts are not copied to a worker only to be cut there.

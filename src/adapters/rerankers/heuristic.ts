@@ -28,6 +28,7 @@
  * stay comparable.
  */
 import type { RerankCandidate, RerankScore, Reranker } from '../../ports/reranker.js';
+import { Lru } from '../../core/lru.js';
 import { analyze, containsToken, type AnalyzedText } from './analyze.js';
 
 export type Feature = 'coverage' | 'bigrams' | 'phrase' | 'proximity' | 'exact';
@@ -167,9 +168,10 @@ export function heuristicScores(
   query: string,
   candidates: readonly RerankCandidate[],
   weights: HeuristicWeights = HEURISTIC_WEIGHTS,
+  docOf: (text: string) => Doc = (text) => toDoc(analyze(text)),
 ): RerankScore[] {
   const q = modelQuery(query);
-  const docs: Doc[] = candidates.map((c) => toDoc(analyze(c.text)));
+  const docs: Doc[] = candidates.map((c) => docOf(c.text));
   for (const f of [...q.applies]) if (!(weights[f] > 0)) q.applies.delete(f);
   if (q.applies.size === 0) return candidates.map((c) => ({ id: c.id, score: 0 }));
   const idf = idfTable(q.keyTerms, docs);
@@ -189,9 +191,18 @@ export function heuristicScores(
   });
 }
 
+/** Analysed candidate texts kept per reranker: the same memories come back across reads. */
+const DOC_MEMO_ENTRIES = 4_096;
+
 export function createHeuristicReranker(): Reranker {
+  const memo = new Lru<string, Doc>(DOC_MEMO_ENTRIES);
+  const docOf = (text: string): Doc => {
+    let d = memo.get(text);
+    if (!d) memo.set(text, (d = toDoc(analyze(text))));
+    return d;
+  };
   return {
     name: 'heuristic',
-    rerank: async (query, candidates) => heuristicScores(query, candidates),
+    rerank: async (query, candidates) => heuristicScores(query, candidates, HEURISTIC_WEIGHTS, docOf),
   };
 }
