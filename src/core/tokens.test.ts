@@ -22,4 +22,20 @@ describe('token counter', () => {
       { numRuns: 200 },
     );
   });
+
+  it('counts through its memo exactly as the tokenizer does, also for texts beyond the memo limit', () => {
+    const fresh = () => createTokenCounter();
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 80 }), { minLength: 1, maxLength: 20 }), (texts) => {
+        const counter = fresh();
+        const expected = texts.map((t) => fresh().count(t));
+        expect(texts.map((t) => counter.count(t))).toEqual(expected);
+        // Asked again (now from the memo), in another order, and next to a text too long to be memoised.
+        const long = texts.join(' ').repeat(40).slice(0, 2_500);
+        expect([...texts].reverse().map((t) => counter.count(t))).toEqual([...expected].reverse());
+        expect(counter.count(long)).toBe(fresh().count(long));
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

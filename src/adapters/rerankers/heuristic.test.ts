@@ -101,4 +101,19 @@ describe('heuristic reranker', () => {
     expect(await reranker.rerank('anything', [])).toEqual([]);
     expect(await reranker.rerank('  ', [{ id: 'a', text: 'some text' }])).toEqual([{ id: 'a', score: 0 }]);
   });
+
+  it('scores the same through its memo of analysed texts as a fresh call, whatever it scored before', async () => {
+    const reranker = createHeuristicReranker();
+    const vocab = ['redis', 'pool', 'deploy', 'rollback', 'the', 'timeout', 'E0425', 'v1.2.3', 'café', 'reset', 'password'];
+    const text = fc.array(fc.constantFrom(...vocab), { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, fc.array(text, { minLength: 1, maxLength: 6 })), { minLength: 1, maxLength: 5 }), async (calls) => {
+        for (const [query, texts] of calls) {
+          const candidates = texts.map((t, i) => ({ id: `c${i}`, text: t }));
+          expect(await reranker.rerank(query, candidates)).toEqual(heuristicScores(query, candidates));
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
 });
