@@ -20,13 +20,15 @@ export interface Mem0Hit {
 export interface Mem0Handle {
   /** Adds one memory verbatim (`infer: false`); resolves when Mem0 has written it. */
   add(text: string, userId: string, metadata: Record<string, unknown>): Promise<void>;
+  /** Adds each text as its own memory in one `add` call (a message list with `infer: false`). */
+  addMany(texts: readonly string[], userId: string, metadata: Record<string, unknown>): Promise<void>;
   search(query: string, userId: string, topK: number): Promise<Mem0Hit[]>;
   /** Folder holding Mem0's files (vector DB, config). */
   readonly dir: string;
 }
 
 interface Mem0Memory {
-  add(messages: string, config: { userId: string; infer: boolean; metadata: Record<string, unknown> }): Promise<unknown>;
+  add(messages: string | { role: 'user'; content: string }[], config: { userId: string; infer: boolean; metadata: Record<string, unknown> }): Promise<unknown>;
   search(query: string, config: { filters: { user_id: string }; topK: number }): Promise<{ results: { id: string; memory: string; score?: number; metadata?: Record<string, unknown> }[] }>;
 }
 type Mem0Ctor = new (config: Record<string, unknown>) => Mem0Memory;
@@ -72,6 +74,9 @@ export async function openMem0(embedder: Embedder, opts: { dir?: string } = {}):
     dir,
     async add(text, userId, metadata) {
       await memory.add(text, { userId, infer: false, metadata });
+    },
+    async addMany(texts, userId, metadata) {
+      await memory.add(texts.map((content) => ({ role: 'user' as const, content })), { userId, infer: false, metadata });
     },
     async search(query, userId, topK) {
       const r = await memory.search(query, { filters: { user_id: userId }, topK });

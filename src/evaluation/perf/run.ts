@@ -58,10 +58,15 @@ export interface PerfReport {
     mem0ConcurrentAddPerSec: number;
     engramLogEventPerSec: number;
     engramConcurrentLogEventPerSec: number;
+    /** Memories/s through each side's batch call: Mem0 `add` of a message list, Engram `logEvents`. */
+    mem0BatchAddPerSec: number;
+    engramBatchLogEventsPerSec: number;
     /** Engram's sequential durable logEvent rate over Mem0's sequential add rate. */
     ingestRatio: number;
     /** The same with `concurrency` writers in flight on each side (Engram group-commits them). */
     concurrentIngestRatio: number;
+    /** Engram's batch rate over Mem0's. */
+    batchIngestRatio: number;
     mem0SearchMs: Latency;
     engramSearchMs: Latency;
     searchP95Ratio: number;
@@ -205,6 +210,9 @@ function precisionAt10(query: string, texts: readonly string[]): number {
 
 /** Writers in flight in the concurrent ingest comparison. */
 const INGEST_CONCURRENCY = 16;
+/** The batch ingest comparison: this many calls of this many memories on each side. */
+const BATCH_CALLS = 2;
+const BATCH_SIZE = 1000;
 
 /** Runs `fn` over `items` with `concurrency` calls in flight; returns items per second. */
 async function rate<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<unknown>): Promise<number> {
@@ -218,16 +226,28 @@ async function rate<T>(items: readonly T[], concurrency: number, fn: (item: T) =
   return round(items.length / ((performance.now() - t) / 1000), 1);
 }
 
+/** Runs `fn` on each batch in turn; returns items (not batches) per second. */
+async function batchRate<T>(batches: readonly (readonly T[])[], fn: (batch: readonly T[]) => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  for (const b of batches) await fn(b);
+  const items = batches.reduce((n, b) => n + b.length, 0);
+  return round(items / ((performance.now() - t) / 1000), 1);
+}
+
 async function compareMem0(embedder: Embedder, corpus: Corpus, queries: string[], log: (s: string) => void): Promise<NonNullable<PerfReport['mem0']>> {
   const n = corpus.length;
   // The concurrent runs add a further slice of the corpus on top (unique texts, no dedupe shortcut).
   const extra = corpus.slice(0, Math.min(2000, n)).map((c, i) => ({ ...c, content: `${c.content!} (batch ${i})` }));
+  // And the batch runs another: BATCH_CALLS calls of BATCH_SIZE memories on each side.
+  const bulk = corpus.slice(0, Math.min(BATCH_CALLS * BATCH_SIZE, n)).map((c, i) => ({ ...c, content: `${c.content!} (bulk ${i})` }));
+  const batches = Array.from({ length: Math.ceil(bulk.length / BATCH_SIZE) }, (_, i) => bulk.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE));
   log(`mem0: ${n} durable adds one at a time (file-backed memory store), then ${extra.length} with ${INGEST_CONCURRENCY} in flight…`);
   const m0 = await openMem0(embedder);
   try {
-    await embedder.embed(extra.map((c) => c.content));
+    await embedder.embed([...extra, ...bulk].map((c) => c.content));
     const mem0AddPerSec = await rate(corpus, 1, (c) => m0.add(c.content!, 'perf-user', { family: c.family }));
     const mem0ConcurrentAddPerSec = await rate(extra, INGEST_CONCURRENCY, (c) => m0.add(c.content, 'perf-user', { family: c.family }));
+    const mem0BatchAddPerSec = await batchRate(batches, (b) => m0.addMany(b.map((c) => c.content), 'perf-user', { bulk: true }));
     log('mem0: searching…');
     let p0 = 0;
     const mem0SearchMs = await timeEach(queries, async (q) => {
@@ -239,6 +259,7 @@ async function compareMem0(embedder: Embedder, corpus: Corpus, queries: string[]
     try {
       const engramLogEventPerSec = await rate(corpus, 1, (c) => memory.logEvent({ userId: 'perf-user', type: 'note', content: c.content!, ts: c.ts! }));
       const engramConcurrentLogEventPerSec = await rate(extra, INGEST_CONCURRENCY, (c) => memory.logEvent({ userId: 'perf-user', type: 'note', content: c.content, ts: c.ts! }));
+      const engramBatchLogEventsPerSec = await batchRate(batches, (b) => memory.logEvents(b.map((c) => ({ userId: 'perf-user', type: 'note' as const, content: c.content, ts: c.ts! }))));
       await memory.flush();
       await memory.warm();
       let pe = 0;
@@ -257,6 +278,9 @@ async function compareMem0(embedder: Embedder, corpus: Corpus, queries: string[]
         engramConcurrentLogEventPerSec,
         ingestRatio: round(engramLogEventPerSec / mem0AddPerSec, 1),
         concurrentIngestRatio: round(engramConcurrentLogEventPerSec / mem0ConcurrentAddPerSec, 1),
+        mem0BatchAddPerSec,
+        engramBatchLogEventsPerSec,
+        batchIngestRatio: round(engramBatchLogEventsPerSec / mem0BatchAddPerSec, 1),
         mem0SearchMs: m,
         engramSearchMs: e,
         searchP95Ratio: round(m.p95 / Math.max(e.p95, 1e-6), 1),
