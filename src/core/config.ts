@@ -88,8 +88,13 @@ export const scoringSchema = z
 
 export const diversitySchema = z
   .object({
-    /** MMR trade-off: 1 = pure relevance, 0 = pure novelty. */
-    mmr_lambda: z.number().min(0).max(1).default(0.75),
+    /**
+     * MMR trade-off: 1 = pure relevance, 0 = pure novelty. 0.9 keeps near-duplicates out without pushing aside
+     * memories that are merely on the same topic (several evidence turns of one question usually are). Measured
+     * against 0.75 with `top_k` 10: LoCoMo evidence recall@10 0.669 → 0.685 (dev split 0.704 → 0.719),
+     * paraphrase-dev R@5 0.683 → 0.692, R@1 unchanged; 1.0 gives LoCoMo 0.692 but paraphrase R@5 0.675.
+     */
+    mmr_lambda: z.number().min(0).max(1).default(0.9),
   })
   .strict();
 
