@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngramError } from '../../core/errors.js';
 import type { Embedder } from '../../ports/embedder.js';
-import { createUseLiteEmbedder, planChunks } from './use-lite.js';
+import { chunkSize, CHUNK_WHILE_QUERYING, createUseLiteEmbedder, planChunks, QUERY_QUIET_MS } from './use-lite.js';
 import { MAX_INPUT_CHARS, USE_LITE_MAX_TOKENS } from './use-lite-limits.js';
 
 function cosine(a: Float32Array, b: Float32Array): number {
@@ -32,6 +32,17 @@ describe('planChunks', () => {
     ]);
     expect(planChunks(3, 16, 0)).toEqual([[0, 3]]);
     expect(planChunks(1, 16, 4)).toEqual([[0, 1]]);
+  });
+});
+
+describe('chunkSize', () => {
+  it('cuts background work small for a while after a query, and never the query itself', () => {
+    expect(chunkSize(16, false, 10)).toBe(CHUNK_WHILE_QUERYING);
+    expect(chunkSize(16, false, QUERY_QUIET_MS - 1)).toBe(CHUNK_WHILE_QUERYING);
+    expect(chunkSize(16, false, QUERY_QUIET_MS)).toBe(16);
+    expect(chunkSize(16, false, Infinity)).toBe(16);
+    expect(chunkSize(16, true, 0)).toBe(16);
+    expect(chunkSize(1, false, 0)).toBe(1);
   });
 });
 

@@ -1,6 +1,7 @@
 import { EngramError } from '../../../core/errors.js';
 import type { Db } from './connection.js';
 import type { StatementCache } from './statements.js';
+import type { FilterMemo } from './filter-memo.js';
 import type { LexicalCache } from './lexical-cache.js';
 import type { VectorCache } from './vector-cache.js';
 
@@ -10,6 +11,8 @@ export interface StoreContext {
   stmts: StatementCache;
   vectors: VectorCache;
   lexical: LexicalCache;
+  /** Allow-lists of filtered searches (filter-memo.ts); `write` drops it, `writeRelaxed` must not touch docs. */
+  filterMemo: FilterMemo;
   model: string;
   dimension: number;
   readonly: boolean;
@@ -27,7 +30,7 @@ export interface StoreContext {
   write<T>(fn: () => T): T;
   /**
    * Like `write`, for records whose loss in a power failure costs nothing that cannot be asked again (the
-   * retrieval log): committed with `synchronous = NORMAL`, so the commit does not wait for an fsync. In WAL
+   * retrieval log, embeddings), and which are not docs (the filter memo outlives these writes): committed with `synchronous = NORMAL`, so the commit does not wait for an fsync. In WAL
    * mode such a commit is durable once the next FULL commit or checkpoint syncs the log, and it can never
    * corrupt the file or reorder with other commits.
    */

@@ -83,20 +83,25 @@ export function getDocs(ctx: StoreContext, tenant: string, docIds: readonly numb
   return docIds.map((id) => byId.get(id)).filter((d): d is Doc => d !== undefined);
 }
 
-/** Tenant, scope, kinds, expiry and filter over `docs d`, for the searches' allow-list. */
-export function docConditions(q: DocQuery): Sql {
+/** Tenant, scope, kinds, expiry (unless `expiry: false`) and filter over `docs d`, for the searches' allow-list. */
+export function docConditions(q: DocQuery, opts: { expiry?: boolean } = {}): Sql {
   return allOf([
     sql('d.tenant = ?', q.tenant),
     ...scopeSql(q.scope, 'd'),
     ...inJsonList('d.kind', q.kinds),
-    notExpiredSql('d', q.now),
+    ...(opts.expiry === false ? [] : [notExpiredSql('d', q.now)]),
     ...(isEmpty(q.filter) ? [] : [compileFilter(q.filter!, 'd')]),
   ]);
 }
 
-/** The doc ids passing a metadata filter (with tenant, scope, kinds, expiry), for the searches' allow-list. */
-export function filteredDocIds(ctx: StoreContext, q: DocQuery): Set<number> {
-  const where = docConditions(q);
-  const rows = ctx.stmts.get(`SELECT d.doc_id FROM docs d WHERE ${where.text}`).pluck().all(...where.params) as number[];
-  return new Set(rows);
+/**
+ * The doc ids passing a metadata filter (with tenant, scope and kinds; expired docs included: the searches
+ * check expiry themselves), for the searches' allow-list; remembered until docs change (FilterMemo).
+ */
+export function filteredDocIds(ctx: StoreContext, q: DocQuery): ReadonlySet<number> {
+  const key = JSON.stringify([q.tenant, q.scope ?? null, q.kinds ?? null, q.filter ?? null]);
+  return ctx.filterMemo.get(key, () => {
+    const where = docConditions(q, { expiry: false });
+    return new Set(ctx.stmts.get(`SELECT d.doc_id FROM docs d WHERE ${where.text}`).pluck().all(...where.params) as number[]);
+  });
 }

@@ -44,6 +44,7 @@ import { MIGRATIONS } from './migrations.js';
 import * as procedures from './procedure-store.js';
 import * as retention from './retention.js';
 import { StatementCache } from './statements.js';
+import { FilterMemo } from './filter-memo.js';
 import { LexicalCache } from './lexical-cache.js';
 import { VectorCache } from './vector-cache.js';
 import { assertVector } from './vector-codec.js';
@@ -84,17 +85,27 @@ export class SqliteStorage implements Storage {
       }
       const vectors = new VectorCache(this.db, stmts, opts.embeddingModel, opts.dimension);
       const lexical = new LexicalCache(this.db, stmts);
-      const write = makeWrite(this.db, () => [vectors, lexical], this.opts.readonly ?? false);
+      const filterMemo = new FilterMemo(this.db);
+      const write = makeWrite(this.db, () => [vectors, lexical, filterMemo], this.opts.readonly ?? false);
+      // Any committed write may have changed docs: filtered searches recompute their allow-list after it.
+      const writeDocs: StoreContext['write'] = (fn) => {
+        try {
+          return write(fn);
+        } finally {
+          filterMemo.invalidate();
+        }
+      };
       this.ctx = {
         db: this.db,
         stmts,
         vectors,
         lexical,
+        filterMemo,
         model: opts.embeddingModel,
         dimension: opts.dimension,
         readonly: this.opts.readonly ?? false,
         cursor: { embeddedThrough: 0 },
-        write,
+        write: writeDocs,
         writeRelaxed: makeWriteRelaxed(this.db, write),
       };
     });
