@@ -12,6 +12,13 @@ export class Lru<K, V> {
     return v;
   }
 
+  /** The value for `key`, computed (and kept) on a miss. */
+  getOrSet(key: K, compute: (key: K) => V): V {
+    let v = this.get(key);
+    if (v === undefined) this.set(key, (v = compute(key)));
+    return v;
+  }
+
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);

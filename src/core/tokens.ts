@@ -39,9 +39,7 @@ export function createTokenCounter(encoding: TokenEncoding = 'cl100k_base'): Tok
     count(text) {
       if (text.length === 0) return 0;
       if (text.length > MEMO_MAX_CHARS) return enc.encode(text).length;
-      let n = memo.get(text);
-      if (n === undefined) memo.set(text, (n = enc.encode(text).length));
-      return n;
+      return memo.getOrSet(text, (t) => enc.encode(t).length);
     },
     truncate(text, maxTokens) {
       if (maxTokens <= 0) return '';

@@ -196,11 +196,7 @@ const DOC_MEMO_ENTRIES = 4_096;
 
 export function createHeuristicReranker(): Reranker {
   const memo = new Lru<string, Doc>(DOC_MEMO_ENTRIES);
-  const docOf = (text: string): Doc => {
-    let d = memo.get(text);
-    if (!d) memo.set(text, (d = toDoc(analyze(text))));
-    return d;
-  };
+  const docOf = (text: string): Doc => memo.getOrSet(text, (t) => toDoc(analyze(t)));
   return {
     name: 'heuristic',
     rerank: async (query, candidates) => heuristicScores(query, candidates, HEURISTIC_WEIGHTS, docOf),
