@@ -141,8 +141,9 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   const lexical = useLexical ? lexicalWithTermBest(storage, { ...base, text: req.query }) : Promise.resolve<[DocHit[], number[]]>([[], []]);
   const lexicalDocs = lexical.then(async ([hits]) => {
     const loaded = await docsWithVectors(storage, req.tenant, hits.map((h) => h.docId));
-    // The ranking's head is mostly lexical hits, and the steps after fusion read their events (authors,
-    // sessions, rendering): loading them now uses the wait for the query vector.
+    // In hybrid mode the ranking's head is mostly lexical hits, and the timeline expansion and rendering read
+    // their events (authors, sessions, tools): loading them now uses the wait for the query vector.
+    if (req.mode !== 'hybrid') return { ...loaded, events: undefined };
     const eventIds = loaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId);
     return { ...loaded, events: await loadEvents(storage, req.tenant, eventIds) };
   });

@@ -53,7 +53,7 @@ export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lam
   const min = Math.min(...items.map((i) => i.score));
   // Scores are non-negative sums; min-max only for the odd negative pool.
   const rel = items.map((i) => (min >= 0 ? (max > 0 ? i.score / max : 1) : (i.score - min) / (max - min || 1)));
-  // Norms once per item, word sets only for items that lack a vector (both are needed per pair otherwise).
+  // Each vector's norm once; word sets only for the items compared by Jaccard (one of the pair has no vector).
   const norms = items.map((i) => (i.vector ? Math.sqrt(dot(i.vector, i.vector)) : 0));
   const words: (Set<string> | undefined)[] = [];
   const wordsOf = (x: number) => (words[x] ??= wordSet(items[x]!.text));

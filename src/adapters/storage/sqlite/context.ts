@@ -30,9 +30,10 @@ export interface StoreContext {
   write<T>(fn: () => T): T;
   /**
    * Like `write`, for records whose loss in a power failure costs nothing that cannot be asked again (the
-   * retrieval log, embeddings), and which are not docs (the filter memo outlives these writes): committed with `synchronous = NORMAL`, so the commit does not wait for an fsync. In WAL
-   * mode such a commit is durable once the next FULL commit or checkpoint syncs the log, and it can never
-   * corrupt the file or reorder with other commits.
+   * retrieval log, embeddings) and which are not docs (the filter memo outlives these writes): committed with
+   * `synchronous = NORMAL`, so the commit does not wait for an fsync. In WAL mode such a commit is durable once
+   * the next FULL commit or checkpoint syncs the log, and it can never corrupt the file or reorder with other
+   * commits.
    */
   writeRelaxed<T>(fn: () => T): T;
 }

@@ -8,10 +8,9 @@ import type { Db } from './connection.js';
  * it twice (lexical and vector search), and agents repeat their filters from call to call. The list is
  * computed without the expiry condition (the indexes check expiry per doc at the search's own time), so
  * it stays valid until docs change:
- *   - this connection's write transactions drop it (`invalidate`, wired into `StoreContext.write`; the
- *     relaxed writes of retrieval records and embeddings touch no doc and keep it);
- *   - a commit by another connection moves `PRAGMA data_version`, which is checked on every lookup;
- *   - a failed write drops it with the other in-memory caches.
+ *   - this connection's write transactions, committed or not, drop it (`invalidate`, wired into
+ *     `StoreContext.write`; the relaxed writes of retrieval records and embeddings touch no doc and keep it);
+ *   - a commit by another connection moves `PRAGMA data_version`, which is checked on every lookup.
  * One entry: the last (tenant, scope, kinds, filter) asked.
  */
 export class FilterMemo {

@@ -86,8 +86,8 @@ export class SqliteStorage implements Storage {
       const vectors = new VectorCache(this.db, stmts, opts.embeddingModel, opts.dimension);
       const lexical = new LexicalCache(this.db, stmts);
       const filterMemo = new FilterMemo(this.db);
-      const write = makeWrite(this.db, () => [vectors, lexical, filterMemo], this.opts.readonly ?? false);
-      // Any committed write may have changed docs: filtered searches recompute their allow-list after it.
+      const write = makeWrite(this.db, () => [vectors, lexical], this.opts.readonly ?? false);
+      // Any write, committed or rolled back, may have changed docs: filtered searches recompute their allow-list.
       const writeDocs: StoreContext['write'] = (fn) => {
         try {
           return write(fn);
