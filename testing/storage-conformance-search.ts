@@ -40,6 +40,51 @@ export function describeSearch(h: StorageHarness): void {
       expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     });
 
+    describe('lexical context (the event before, in the same session)', () => {
+      /** A question, its answer in other words, and bystanders: another session and no session. */
+      const conversation = () => {
+        const ask = makeEvent({ sessionId: 'chat-1', name: 'Alice', content: 'What did you research for the adoption?', ts: 1_000 });
+        const answer = makeEvent({ sessionId: 'chat-1', name: 'Bob', content: 'Mostly agencies that welcome every family.', ts: 2_000 });
+        const elsewhere = makeEvent({ sessionId: 'chat-2', name: 'Bob', content: 'Gardening all weekend.', ts: 3_000 });
+        const loose = makeEvent({ name: 'Bob', content: 'Cooking pasta tonight.', ts: 4_000 });
+        return { ask, answer, elsewhere, loose };
+      };
+      const found = async (text: string) => new Set(await refsOf(await lexical(text)));
+
+      it('finds an event by the words of the event before it in its session, and no other', async () => {
+        await lexical('warm'); // the index is loaded before the append, and kept in step by it
+        const c = conversation();
+        await h.storage.appendEvents([c.ask, c.answer, c.elsewhere, c.loose]);
+        expect(await found('research')).toEqual(new Set([c.ask.id, c.answer.id]));
+        expect(await found('agencies')).toEqual(new Set([c.answer.id])); // context runs forward only
+        // The context is indexed, not part of the doc.
+        const [doc] = await h.storage.getDocs('tenant-a', (await lexical('agencies')).map((x) => x.docId));
+        expect(doc!.text).toBe('Bob: Mostly agencies that welcome every family.');
+      });
+
+      it('is the same after the index is built from the file', async (ctx) => {
+        if (!h.canReopen) return ctx.skip();
+        const c = conversation();
+        await h.storage.appendEvents([c.ask, c.answer, c.elsewhere, c.loose]);
+        await h.reopen();
+        expect(await found('research')).toEqual(new Set([c.ask.id, c.answer.id]));
+      });
+
+      it('follows redaction and forgetting: removed words are not findable through the next event', async () => {
+        const before = makeEvent({ sessionId: 'chat-1', name: 'Alice', content: 'Lovely orchids on the table.', ts: 500 });
+        const c = conversation();
+        await lexical('warm');
+        await h.storage.appendEvents([before, c.ask, c.answer, c.elsewhere]);
+        expect(await h.storage.redactEvent('tenant-a', c.ask.id, 'user request', NOW)).toBe(true);
+        expect(await found('research')).toEqual(new Set());
+        // The answer now carries the context of the event before the redacted one.
+        expect(await found('orchids')).toEqual(new Set([before.id, c.answer.id]));
+        await h.storage.forget({ tenant: 'tenant-a', ids: [before.id] }, NOW);
+        expect(await found('orchids')).toEqual(new Set());
+        expect(await found('agencies')).toEqual(new Set([c.answer.id]));
+      });
+    });
+
     it('stems and folds diacritics', async () => {
       const e = makeEvent({ content: 'We were deploying to the Café server' });
       await h.storage.appendEvents([e]);

@@ -11,6 +11,32 @@ export function eventDocText(e: Pick<MemoryEvent, 'name' | 'content'>): string {
   return e.name ? `${e.name}: ${e.content}` : e.content;
 }
 
+/**
+ * Lexical context: an event's entry in the lexical index also carries the last words of the event before it
+ * in the same session — the question a reply answers, the call a tool result returns from. A turn that says
+ * "Adoption agencies, mostly" is found by "What did Caroline research?" only through the turn it answers.
+ * The context is indexed, never shown or embedded, and follows the timeline: when the event before is
+ * redacted or deleted, the entry is derived again from the event now before it.
+ *
+ * Measured (LoCoMo evidence recall@10, categories 1–4, `engram bench locomo`): BM25 alone 0.549 → 0.646,
+ * hybrid `search` 0.704 → 0.718, `getContext` 0.703 → 0.716; paraphrase-dev unchanged (its notes have no
+ * session). Offline, two events of context gave BM25 +0.012 more, and the whole previous event no more
+ * than its last 30 words; the next event's words added nothing (the read path's neighbours cover replies).
+ */
+export const LEXICAL_CONTEXT_WORDS = 50;
+
+/** The last LEXICAL_CONTEXT_WORDS whitespace-separated words of the previous event's content. */
+export function lexicalContext(previousContent: string | null | undefined): string {
+  if (!previousContent) return '';
+  const words = previousContent.split(/\s+/).filter((w) => w !== '');
+  return words.slice(-LEXICAL_CONTEXT_WORDS).join(' ');
+}
+
+/** What the lexical index holds for a doc: its text, then its context (if any) on a line of its own. */
+export function lexicalText(text: string, context: string | undefined): string {
+  return context ? `${text}\n${context}` : text;
+}
+
 export function eventToDoc(e: Omit<MemoryEvent, 'seq'>): NewDoc {
   return {
     tenant: e.tenant,

@@ -125,13 +125,14 @@ describe('expandCandidates (SQLite)', () => {
     expect(out.map((c) => c.event?.name)).toEqual(['Bob', 'Alice']);
   });
 
-  it('runs in hybrid search only: lexical mode returns what BM25 found, hybrid adds the reply', async () => {
+  it('runs in hybrid search only: lexical mode returns what BM25 found, hybrid adds a neighbour', async () => {
     const deps = readDeps(store.storage, now, async () => undefined);
     const lexical = await search(deps, { tenant: 't1', query: 'what did you paint', k: 5, mode: 'lexical' });
-    expect(lexical.map((h) => h.doc.refId)).toEqual(['evt_q']);
+    // The reply is a BM25 hit through its lexical context (the question before it), the turn after it is not.
+    expect(lexical.map((h) => h.doc.refId)).toEqual(['evt_q', 'evt_a']);
     const hybrid = await search(deps, { tenant: 't1', query: 'what did you paint', k: 5 });
     expect(hybrid.map((h) => h.doc.refId)).toEqual(['evt_q', 'evt_a', 'evt_l']);
-    expect(hybrid[1]!.doc.docId).toBeUndefined();
+    expect(hybrid[2]!.doc.docId).toBeUndefined();
   });
 
   it('adds no neighbours when the request excludes events, and passes other kinds through', async () => {

@@ -128,6 +128,11 @@ export class Tx {
     }
   }
 
+  /** A doc's indexed length changed (its lexical context was derived again). */
+  docLengthChanged(tenant: string, delta: number): void {
+    this.delta(tenant).len += delta;
+  }
+
   /** Vectors arrived for docs of this tenant (bumps its epoch without changing counts); `docs` undefined: not listed. */
   vectorsAdded(tenant: string, docs: readonly AddedDoc[] | undefined): void {
     this.delta(tenant);

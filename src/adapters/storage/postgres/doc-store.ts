@@ -2,7 +2,7 @@
  * The retrieval projection: docs rows written and removed in the same transaction as the records they
  * project (with their tsvector and, on pgvector, their vector), and lexical search over them.
  */
-import type { NewDoc } from '../../../core/docs.js';
+import { lexicalText, type NewDoc } from '../../../core/docs.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { Doc } from '../../../core/types.js';
 import type { DocQuery } from '../../../ports/storage.js';
@@ -23,13 +23,14 @@ const UNNEST = `unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?:
   state_label, tags, pii, metadata, content_hash, expires_at, confidence, search, len)`;
 
 /**
- * Inserts docs (one statement for the batch) and returns their ids in input order. On pgvector a doc
+ * Inserts docs (one statement for the batch) and returns their ids in input order. `contexts[i]` is doc i's
+ * lexical context (core/docs.ts): indexed with it, not stored as its text. On pgvector a doc
  * whose text already has a vector of the column's model gets it at once; a process searching in process
  * hears of each new doc after commit (with its vector when its text has one).
  */
-export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[]): Promise<number[]> {
+export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[], contexts?: readonly (string | undefined)[]): Promise<number[]> {
   if (docs.length === 0) return [];
-  const search = docs.map((d) => docSearchText(d.text));
+  const search = docs.map((d, i) => docSearchText(lexicalText(d.text, contexts?.[i])));
   const c = docColumns(docs, search.map((x) => x.text));
   const lens = search.map((s) => s.length);
   const annModel = ctx.ann?.model;

@@ -1,5 +1,6 @@
 /** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
 import { eventToDoc } from '../../../core/docs.js';
+import { batchContexts, refreshFollowers, type TimelineSlot } from './lexical-context.js';
 import { EngramError } from '../../../core/errors.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
@@ -145,7 +146,7 @@ async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[],
       col((e) => JSON.stringify(e.metadata)), col((e) => e.contentHash), col((e) => JSON.stringify(e.pii)),
     ),
   );
-  await insertDocs(ctx, tx, events.map(eventToDoc));
+  await insertDocs(ctx, tx, events.map(eventToDoc), await batchContexts(tx, events, seqs));
 }
 
 /** Events by id in the order asked (unknown or other tenants' ids are skipped); expired ones included. */
@@ -192,9 +193,9 @@ export async function queryEvents(ctx: PgContext, q: EventQuery): Promise<Memory
 export async function redactEvent(ctx: PgContext, tenant: string, id: string, reason: string, at: number): Promise<boolean> {
   return ctx.db.tx('redactEvent', async (tx) => {
     await tx.lockTenants([tenant]);
-    const ev = await tx.one<{ pk: string | number; content_hash: string | null; redacted: string | number | null }>(
+    const ev = await tx.one<TimelineSlot & { pk: string | number; content_hash: string | null; redacted: string | number | null }>(
       sql(
-        `SELECT e.pk, c.content_hash, r.event_pk AS redacted FROM engram.events e
+        `SELECT e.pk, e.session_id, e.seq, c.content_hash, r.event_pk AS redacted FROM engram.events e
          LEFT JOIN engram.event_contents c ON c.event_pk = e.pk LEFT JOIN engram.event_redactions r ON r.event_pk = e.pk
          WHERE e.tenant = ? AND e.id = ?`,
         tenant,
@@ -206,6 +207,7 @@ export async function redactEvent(ctx: PgContext, tenant: string, id: string, re
     const removed = await deleteDocsOf(tx, tenant, 'event', [id]);
     await tx.exec(sql('DELETE FROM engram.event_contents WHERE tenant = ? AND event_pk = ?', tenant, ev.pk));
     await tx.exec(sql('INSERT INTO engram.event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)', ev.pk, tenant, at, reason));
+    await refreshFollowers(tx, tenant, [ev]);
     await dropUnreferencedEmbeddings(tx, [...removed.contentHashes, ...(ev.content_hash ? [ev.content_hash] : [])]);
     await writeAudit(tx, { tenant, at, action: 'redact', targetIds: [id], details: { reason } });
     return true;

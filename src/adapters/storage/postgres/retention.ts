@@ -11,6 +11,7 @@ import type { Tx } from './db.js';
 import { deleteDocsOf, deleteDocsWhere } from './doc-store.js';
 import { dropUnreferencedEmbeddings } from './embedding-store.js';
 import { deleteLinksTouching } from './link-store.js';
+import { refreshFollowers, type TimelineSlot } from './lexical-context.js';
 import { deleteAllRetrievals, deleteRetrievalsMentioning, writeAudit } from './log-store.js';
 import { allOf, scopeSql, sql, type Sql } from './sql.js';
 
@@ -20,7 +21,7 @@ interface Keyed {
 }
 
 interface Doomed {
-  events: (Keyed & { content_hash: string | null })[];
+  events: (Keyed & TimelineSlot & { content_hash: string | null })[];
   facts: (Keyed & { content_hash: string })[];
   episodes: Keyed[];
   procedures: Keyed[];
@@ -29,7 +30,7 @@ interface Doomed {
 
 const NOTHING: Doomed = { events: [], facts: [], episodes: [], procedures: [], examples: [] };
 
-const EVENT_ROWS = 'SELECT e.pk, e.id, c.content_hash FROM engram.events e LEFT JOIN engram.event_contents c ON c.event_pk = e.pk';
+const EVENT_ROWS = 'SELECT e.pk, e.id, e.session_id, e.seq, c.content_hash FROM engram.events e LEFT JOIN engram.event_contents c ON c.event_pk = e.pk';
 const FACT_ROWS = 'SELECT f.pk, f.id, f.content_hash FROM engram.facts f';
 /** The replaceable learn records: table and the doc kind each is projected as (the alias is always `x`). */
 const LEARNED = [
@@ -119,6 +120,7 @@ async function purge(tx: Tx, tenant: string, doomed: Doomed, opts: PurgeOptions 
   const del = (table: string, pks: (string | number)[]) =>
     pks.length === 0 ? Promise.resolve(0) : tx.exec(sql(`DELETE FROM engram.${table} WHERE tenant = ? AND pk = ANY(?::bigint[])`, tenant, pks));
   const events = await del('events', doomed.events.map((e) => e.pk));
+  if (!opts.wholeTenant) await refreshFollowers(tx, tenant, doomed.events);
   const facts = await del('facts', doomed.facts.map((f) => f.pk));
   const [episodes, procedures, examples] = [
     await del('episodes', doomed.episodes.map((r) => r.pk)),

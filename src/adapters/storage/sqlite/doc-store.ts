@@ -13,8 +13,11 @@ import { allOf, inJsonList, notExpiredSql, scopeSql, sql, type Sql } from './sql
 
 const INSERT_DOC = insertSql('docs', DOC_COLUMNS);
 
-/** Inserts a doc; a loaded vector index picks it up at once when its text already has a vector. */
-export function insertDoc(ctx: StoreContext, doc: NewDoc): number {
+/**
+ * Inserts a doc; a loaded vector index picks it up at once when its text already has a vector. `context`
+ * gives an event doc's lexical context (core/docs.ts), asked for only when the lexical index is loaded.
+ */
+export function insertDoc(ctx: StoreContext, doc: NewDoc, context?: () => string): number {
   const docId = Number(ctx.stmts.get(INSERT_DOC).run(...docParams(doc)).lastInsertRowid);
   const attrs = {
     kind: doc.kind,
@@ -25,7 +28,7 @@ export function insertDoc(ctx: StoreContext, doc: NewDoc): number {
     expiresAt: doc.expiresAt ?? null,
   };
   ctx.vectors.docAdded(doc.tenant, docId, doc.contentHash, attrs);
-  ctx.lexical.docAdded(doc.tenant, docId, doc.text, attrs);
+  ctx.lexical.docAdded(doc.tenant, docId, doc.text, attrs, context);
   return docId;
 }
 

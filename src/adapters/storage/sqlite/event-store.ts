@@ -1,5 +1,5 @@
 /** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
-import { eventToDoc } from '../../../core/docs.js';
+import { eventToDoc, lexicalContext } from '../../../core/docs.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
@@ -8,6 +8,7 @@ import type { StoreContext } from './context.js';
 import { deleteDocsOf, insertDoc } from './doc-store.js';
 import { dropUnreferencedEmbeddings } from './embedding-store.js';
 import { compileFilter } from './filter-sql.js';
+import { PREVIOUS_CONTENT } from './lexical-cache.js';
 import { jsonOrNull, rowToEvent, toNull, type EventRow } from './rows.js';
 import { allOf, inJsonList, notExpiredSql, scopeSql, sql } from './sql.js';
 import { assertEventBatch } from './validate-input.js';
@@ -73,7 +74,8 @@ export function appendEvents(ctx: StoreContext, events: readonly NewEvent[]): Ap
         pk, e.tenant, toNull(e.name), e.content, toNull(e.tool), jsonOrNull(e.args), jsonOrNull(e.result),
         JSON.stringify(e.tags), JSON.stringify(e.metadata), e.contentHash, JSON.stringify(e.pii),
       );
-      insertDoc(ctx, eventToDoc(e));
+      const session = e.sessionId;
+      insertDoc(ctx, eventToDoc(e), session === undefined ? undefined : () => previousContext(ctx, e.tenant, session, seq));
       results.push({ id: e.id, seq });
     }
     const saveSeq = s.get(
@@ -83,6 +85,36 @@ export function appendEvents(ctx: StoreContext, events: readonly NewEvent[]): Ap
     for (const [tenant, next] of nextSeq) saveSeq.run(tenant, next - 1);
     return results;
   });
+}
+
+function previousContext(ctx: StoreContext, tenant: string, sessionId: string, seq: number): string {
+  return lexicalContext(ctx.stmts.get(PREVIOUS_CONTENT).pluck().get(tenant, sessionId, seq) as string | undefined);
+}
+
+/** Where a removed event sat in the timeline: its successor's lexical context may have come from it. */
+export interface TimelineSlot {
+  session_id: string | null;
+  seq: number;
+}
+
+/**
+ * After events were redacted or deleted: re-derives the lexical context of the event that now follows each
+ * removed one in its session (core/docs.ts), so no removed words stay findable through a neighbour.
+ */
+export function refreshFollowers(ctx: StoreContext, tenant: string, removed: readonly TimelineSlot[]): void {
+  if (!ctx.lexical.isLoaded(tenant)) return; // the index is derived afresh when it loads
+  const next = ctx.stmts.get(
+    `SELECT d.doc_id, e.seq FROM events e JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id
+     WHERE e.tenant = ? AND e.session_id = ? AND e.seq > ? ORDER BY e.seq LIMIT 1`,
+  );
+  const docText = ctx.stmts.get('SELECT text FROM docs WHERE doc_id = ?').pluck();
+  for (const r of removed) {
+    if (r.session_id === null) continue;
+    const session = r.session_id;
+    const follower = next.get(tenant, session, r.seq) as { doc_id: number; seq: number } | undefined;
+    if (!follower) continue;
+    ctx.lexical.docContextChanged(tenant, follower.doc_id, docText.get(follower.doc_id) as string, () => previousContext(ctx, tenant, session, follower.seq));
+  }
 }
 
 /** Events by id in the order asked (unknown or other tenants' ids are skipped); expired ones included. */
@@ -130,16 +162,17 @@ export function redactEvent(ctx: StoreContext, tenant: string, id: string, reaso
   return ctx.write(() => {
     const ev = ctx.stmts
       .get(
-        `SELECT e.pk, c.content_hash, r.event_pk AS redacted FROM events e
+        `SELECT e.pk, e.session_id, e.seq, c.content_hash, r.event_pk AS redacted FROM events e
          LEFT JOIN event_contents c ON c.event_pk = e.pk LEFT JOIN event_redactions r ON r.event_pk = e.pk
          WHERE e.tenant = ? AND e.id = ?`,
       )
-      .get(tenant, id) as { pk: number; content_hash: string | null; redacted: number | null } | undefined;
+      .get(tenant, id) as (TimelineSlot & { pk: number; content_hash: string | null; redacted: number | null }) | undefined;
     if (!ev) return false;
     if (ev.redacted !== null) return true;
     const removed = deleteDocsOf(ctx, tenant, 'event', [id]);
     ctx.stmts.get('DELETE FROM event_contents WHERE tenant = ? AND event_pk = ?').run(tenant, ev.pk);
     ctx.stmts.get('INSERT INTO event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)').run(ev.pk, tenant, at, reason);
+    refreshFollowers(ctx, tenant, [ev]);
     dropUnreferencedEmbeddings(ctx, [...removed.contentHashes, ...(ev.content_hash ? [ev.content_hash] : [])]);
     writeAudit(ctx, { tenant, at, action: 'redact', targetIds: [id], details: { reason } });
     return true;

@@ -11,6 +11,7 @@ import type { StoreContext } from './context.js';
 import { deleteDocsOf, deleteDocsWhere } from './doc-store.js';
 import { dropUnreferencedEmbeddings } from './embedding-store.js';
 import { deleteEvidenceNaming } from './evidence-store.js';
+import { refreshFollowers, type TimelineSlot } from './event-store.js';
 import { deleteLinksTouching } from './link-store.js';
 import { deleteAllRetrievals, deleteRetrievalsMentioning, writeAudit } from './log-store.js';
 import { allOf, scopeSql, sql, type Sql } from './sql.js';
@@ -22,7 +23,7 @@ interface Keyed {
 }
 
 interface Doomed {
-  events: (Keyed & { content_hash: string | null })[];
+  events: (Keyed & TimelineSlot & { content_hash: string | null })[];
   facts: (Keyed & { content_hash: string })[];
   episodes: Keyed[];
   procedures: Keyed[];
@@ -31,7 +32,7 @@ interface Doomed {
 
 const NOTHING: Doomed = { events: [], facts: [], episodes: [], procedures: [], examples: [] };
 
-const EVENT_ROWS = `SELECT e.pk, e.id, c.content_hash FROM events e LEFT JOIN event_contents c ON c.event_pk = e.pk`;
+const EVENT_ROWS = `SELECT e.pk, e.id, e.session_id, e.seq, c.content_hash FROM events e LEFT JOIN event_contents c ON c.event_pk = e.pk`;
 const FACT_ROWS = 'SELECT f.pk, f.id, f.content_hash FROM facts f';
 /** The replaceable learn records: table and the doc kind each is projected as (the alias is always `x`). */
 const LEARNED = [
@@ -118,6 +119,7 @@ function purge(ctx: StoreContext, tenant: string, doomed: Doomed, opts: PurgeOpt
       ? 0
       : ctx.stmts.get(`DELETE FROM ${table} WHERE tenant = ? AND pk IN (SELECT value FROM json_each(?))`).run(tenant, JSON.stringify(pks)).changes;
   const events = del('events', doomed.events.map((e) => e.pk));
+  if (!opts.wholeTenant) refreshFollowers(ctx, tenant, doomed.events);
   const facts = del('facts', doomed.facts.map((f) => f.pk));
   const [episodes, procedures, examples] = LEARNED.map((l) => del(l.table, doomed[l.key].map((r) => r.pk))) as [number, number, number];
   const ids = [...eventIds, ...factIds, ...learnedIds];
