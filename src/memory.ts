@@ -18,6 +18,7 @@ import type { ContextResult, ReadDeps, SearchHit } from './read/types.js';
 import { AppendQueue } from './write/append-queue.js';
 import { prepareEvents, type EventWriteContext } from './write/events.js';
 import { rememberFact, type RememberResult } from './write/facts.js';
+import { documentVectorModel } from './write/document-vectors.js';
 import { Indexer, type IndexerProgress } from './write/indexer.js';
 import type { EventInput, FactInput } from './write/input.js';
 import { createScrubber } from './write/scrub.js';
@@ -109,7 +110,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const tokens = deps.tokens ?? createTokenCounter(config.tokenizer.encoding);
   const { storage, embedder, reranker } = deps;
   const { dimension } = await embedder.init();
-  await storage.init({ embeddingModel: embedder.model, dimension });
+  await storage.init({ embeddingModel: documentVectorModel(embedder.model, config.indexing.documentVectors), dimension });
 
   const writeCtx: EventWriteContext = {
     config,
@@ -120,6 +121,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const queue = new AppendQueue(storage);
   const indexer = new Indexer(storage, embedder, {
     batchSize: config.indexing.batchSize,
+    documentVectors: config.indexing.documentVectors,
     ...(deps.onBackgroundError ? { onError: deps.onBackgroundError } : {}),
   });
   if (config.indexing.background) indexer.start();

@@ -211,6 +211,12 @@ export const engramConfigSchema = z
         /** Embed in the background after the write is acknowledged (lexical search works at once). */
         background: z.boolean().default(true),
         batchSize: positiveInt(1024).default(64),
+        /**
+         * A memory's vector: `sentences` sums the vectors of its text and of each of its sentences (labelled
+         * with the speaker), `whole` embeds the text alone (write/document-vectors.ts). Sentences cost about
+         * one embedding per sentence; with USE-lite they lift LoCoMo vector recall@10 from 0.374 to 0.476.
+         */
+        documentVectors: z.enum(['sentences', 'whole']).default('sentences'),
       })
       .strict()
       .prefault({}),

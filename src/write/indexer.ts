@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Embedder } from '../ports/embedder.js';
 import type { Storage } from '../ports/storage.js';
+import { embedDocuments, type DocumentVectors } from './document-vectors.js';
 
 export interface IndexerProgress {
   embedded: number;
@@ -15,6 +16,8 @@ export interface IndexerProgress {
 
 export interface IndexerOptions {
   batchSize: number;
+  /** How a text becomes its vector (document-vectors.ts); `whole` when not given. */
+  documentVectors?: DocumentVectors;
   /** Called when a batch fails; the indexer backs off and retries. */
   onError?: (error: unknown) => void;
   /** First retry delay after a failure; doubles up to 30 s. */
@@ -84,7 +87,7 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
   async step(): Promise<boolean> {
     const pending = await this.storage.pendingEmbeddings(this.opts.batchSize);
     if (pending.length === 0) return false;
-    const vectors = await this.embedder.embed(pending.map((p) => p.text));
+    const vectors = await embedDocuments(this.embedder, pending.map((p) => p.text), this.opts.documentVectors ?? 'whole');
     await this.storage.putEmbeddings(pending.map((p, i) => ({ contentHash: p.contentHash, vector: vectors[i]! })));
     this.embedded += pending.length;
     if (this.listenerCount('progress') > 0) {

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUseLiteEmbedder } from '../../adapters/embedders/use-lite.js';
+import { documentVectorModel } from '../../write/document-vectors.js';
 import { openSqliteStorage } from '../../adapters/storage/sqlite/index.js';
 import { ChildProcessTransport } from './child-transport.test-support.js';
 import { textOf } from './memory.test-support.js';
@@ -66,8 +67,9 @@ describe('engram mcp over stdio (spawned CLI process)', () => {
     // The process drained its embedding backlog and closed the database: the fact is there, with a vector.
     const storage = await openSqliteStorage({ path: db });
     try {
-      // The model id the server embedded with (USE-lite vectors have 512 dimensions).
-      await storage.init({ embeddingModel: createUseLiteEmbedder({ provider: 'use-lite', workers: 0, batchSize: 1 }).model, dimension: 512 });
+      // The key the server filed its vectors under (USE-lite, 512 dimensions, the default sentence recipe).
+      const model = createUseLiteEmbedder({ provider: 'use-lite', workers: 0, batchSize: 1 }).model;
+      await storage.init({ embeddingModel: documentVectorModel(model, 'sentences'), dimension: 512 });
       const facts = await storage.listFacts({ tenant: 'default', now: Date.now() });
       expect(facts.map((f) => [f.text, f.userId, f.kind])).toEqual([['The user deploys with Terraform and never uses the web console.', 'alice', 'preference']]);
       expect((await storage.getWorkingMemory('default', 'desk-1', Date.now()))?.version).toBe(1);
