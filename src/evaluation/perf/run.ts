@@ -129,7 +129,9 @@ async function openEngram(embedder: Embedder, background: boolean): Promise<{ me
     storage: await openSqliteStorage({ path }),
     embedder: keepOpen(embedder),
     reranker: createHeuristicReranker(),
-    config: { indexing: { background }, retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
+    // The vectors here are stand-ins (pool-embedder.ts), one per memory text as Mem0 gets them: the sentence
+    // recipe's model cost is bench:core's embedding figure, not this bench's.
+    config: { indexing: { background, documentVectors: 'whole' }, retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
   });
   return { memory, path, done: async () => { await memory.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
