@@ -62,6 +62,17 @@ export function describeSearch(h: StorageHarness): void {
         expect(doc!.text).toBe('Bob: Mostly agencies that welcome every family.');
       });
 
+      it('takes the context from an earlier append, passing over a redacted event', async () => {
+        await lexical('warm');
+        const c = conversation();
+        const aside = makeEvent({ sessionId: 'chat-1', name: 'Alice', content: 'Secret aside, never mind.', ts: 1_500 });
+        await h.storage.appendEvents([c.ask, aside]);
+        expect(await h.storage.redactEvent('tenant-a', aside.id, 'user request', NOW)).toBe(true);
+        await h.storage.appendEvents([c.answer]);
+        expect(await found('research')).toEqual(new Set([c.ask.id, c.answer.id]));
+        expect(await found('secret')).toEqual(new Set());
+      });
+
       it('is the same after the index is built from the file', async (ctx) => {
         if (!h.canReopen) return ctx.skip();
         const c = conversation();
