@@ -135,6 +135,25 @@ describe('expandCandidates (SQLite)', () => {
     expect(hybrid[2]!.doc.docId).toBeUndefined();
   });
 
+  it('doubles the relevance of memories from the time the query names (capped at 1), whatever their kind', async () => {
+    const [q, , a] = events;
+    const day = new Date(T0).toISOString().slice(0, 10); // the fixture's day, as YYYY-MM-DD
+    const onDay = `What did Bob paint on ${day}?`;
+    const elsewhere = { ...cand(q!, 0.4, 1), doc: { ...cand(q!, 0.4, 1).doc, ts: T0 - 30 * 86_400_000 } };
+    const fact: Candidate = { doc: { ...eventToDoc(a!), kind: 'fact', refId: 'fct_1', docId: 9 }, origin: 'semantic', scores: { ...emptyBreakdown(), relevance: 0.3, final: 0.3 } };
+    const out = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorPenalty: 0 } }), [elsewhere, cand(a!, 0.35, 2), fact]);
+    expect(out.map((c) => [c.doc.refId, c.scores.relevance])).toEqual([
+      ['evt_a', 0.7],
+      ['fct_1', 0.6],
+      ['evt_q', 0.4],
+    ]);
+    const capped = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorPenalty: 0 } }), [cand(a!, 0.8, 2)]);
+    expect(capped[0]!.scores.relevance).toBe(1);
+    // No date in the query: nothing moves.
+    const plain = await expandCandidates(store.storage, req({ settings: { seeds: 0, authorPenalty: 0 } }), [elsewhere, cand(a!, 0.35, 2)]);
+    expect(plain.map((c) => c.scores.relevance)).toEqual([0.4, 0.35]);
+  });
+
   it('adds no neighbours when the request excludes events, and passes other kinds through', async () => {
     const [, , a] = events;
     const fact: Candidate = { doc: { ...eventToDoc(a!), kind: 'fact', refId: 'fct_1', docId: 9 }, origin: 'semantic', scores: { ...emptyBreakdown(), relevance: 0.3, final: 0.3 } };

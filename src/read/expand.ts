@@ -34,6 +34,7 @@ import type { FilterNode } from '../core/filter.js';
 import type { DocKind, MemoryEvent } from '../core/types.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import { words } from './text.js';
+import { queryTimeWindow, timeFactor } from './time-window.js';
 import type { Candidate } from './types.js';
 
 export interface ExpandSettings {
@@ -118,7 +119,8 @@ const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 export async function expandCandidates<C extends Candidate>(storage: Storage, req: ExpandRequest, ranked: readonly C[]): Promise<Candidate[]> {
   const s = { ...EXPAND_DEFAULTS, ...req.settings };
   const head = ranked.filter((c) => c.doc.kind === 'event').slice(0, s.authorWindow);
-  if (head.length === 0) return [...ranked];
+  const when = queryTimeWindow(req.query, req.now);
+  if (head.length === 0 && when === undefined) return [...ranked];
   const known = new Map(head.filter((c) => c.event).map((c) => [c.doc.refId, c.event!]));
   const missing = head.map((c) => c.doc.refId).filter((id) => !known.has(id));
   if (missing.length > 0) for (const e of await storage.getEvents(req.tenant, missing)) known.set(e.id, e);
@@ -128,9 +130,9 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
   // The loaded events ride along (getContext renders from them instead of loading them again).
   const out: Candidate[] = ranked.map((c) => {
     const withEvent = c.doc.kind === 'event' && !c.event && known.has(c.doc.refId) ? { ...c, event: known.get(c.doc.refId) } : c;
-    const f = factors.get(c.doc.refId) ?? 1;
+    const f = (c.doc.kind === 'event' ? (factors.get(c.doc.refId) ?? 1) : 1) * timeFactor(c.doc.ts, when);
     if (f === 1 || c.scores.relevance === null) return withEvent;
-    const relevance = c.scores.relevance * f;
+    const relevance = Math.min(1, c.scores.relevance * f);
     return { ...withEvent, scores: { ...c.scores, relevance, final: req.rescore(c, relevance) } };
   });
   out.sort(byFinal);

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { queryTimeWindow, timeFactor, TIME_BOOST } from './time-window.js';
+
+const NOW = Date.UTC(2026, 10, 24, 10); // Tuesday 24 November 2026, 10:00 UTC
+const DAY = 86_400_000;
+const day = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
+
+describe('queryTimeWindow', () => {
+  it('reads a day, a month of a year and a year, each widened by a day', () => {
+    expect(queryTimeWindow('What painting did Melanie show on October 13, 2023?', NOW)).toMatchObject({ start: day(2023, 10, 13) - DAY, end: day(2023, 10, 14) + DAY });
+    expect(queryTimeWindow('What did Gina find for her store on 1 February, 2023?', NOW)).toMatchObject({ start: day(2023, 2, 1) - DAY, end: day(2023, 2, 2) + DAY });
+    expect(queryTimeWindow('What setback did Melanie face in October 2023?', NOW)).toMatchObject({ start: day(2023, 10, 1) - DAY, end: day(2023, 11, 1) + DAY });
+    expect(queryTimeWindow('where did we travel last year', NOW)).toMatchObject({ start: day(2025, 1, 1) - DAY, end: day(2026, 1, 1) + DAY });
+  });
+
+  it('reads days relative to now, and a week when the words say so', () => {
+    expect(queryTimeWindow('what broke yesterday?', NOW)).toMatchObject({ start: day(2026, 11, 23) - DAY, end: day(2026, 11, 24) + DAY, text: 'yesterday' });
+    expect(queryTimeWindow('what did we ship last Tuesday', NOW)).toMatchObject({ start: day(2026, 11, 17) - DAY, end: day(2026, 11, 18) + DAY });
+    expect(queryTimeWindow('what did we decide last week', NOW)).toMatchObject({ start: day(2026, 11, 14) - DAY, end: day(2026, 11, 21) + DAY });
+  });
+
+  it('names no time for a month or day without its year, or for no date at all', () => {
+    expect(queryTimeWindow('When did Melanie go camping in June?', NOW)).toBeUndefined();
+    expect(queryTimeWindow('what happened on June 5', NOW)).toBeUndefined();
+    expect(queryTimeWindow('How do Jon and Gina both like to destress?', NOW)).toBeUndefined();
+    expect(queryTimeWindow('', NOW)).toBeUndefined();
+  });
+});
+
+describe('timeFactor', () => {
+  it('boosts inside the window only', () => {
+    const w = queryTimeWindow('in July 2023', NOW)!;
+    expect(timeFactor(day(2023, 7, 15), w)).toBe(1 + TIME_BOOST);
+    expect(timeFactor(day(2023, 8, 15), w)).toBe(1);
+    expect(timeFactor(day(2023, 7, 15), undefined)).toBe(1);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Time awareness: when the query names a date ("on October 13, 2023", "in July 2023", "last Tuesday",
+ * "yesterday"), memories from that time are more likely the ones meant. The date is read by chrono-node,
+ * relative to the request's `now`; the window is the named day (or week), month or year (see
+ * `queryTimeWindow`), widened by a day on each side (time zones, a session that ran past midnight). Inside it a memory's
+ * relevance is multiplied by 1 + TIME_BOOST (capped at 1): a boost, never a filter, so a memory that only
+ * mentions the date, or was written down later, can still win on its words, and one that shares nothing with
+ * the query stays low however well it is dated. Applied with the author field (expand.ts), in `search`
+ * (hybrid) and `getContext`.
+ *
+ * Measured on LoCoMo (recall@10, categories 1–4, 1,536 questions with evidence): 175 questions name a time
+ * this reads within the conversations' dates (22 more say "last week" or "last year", relative to today, and
+ * find nothing). On the 202 questions that mention a month or a year: hybrid 0.618 → 0.726 (dev 0.686 →
+ * 0.829). All questions: 0.727 → 0.741 (dev 0.759 → 0.772, held-out 0.717 → 0.731), getContext 0.727 → 0.740;
+ * paraphrase-dev unchanged (no dates). Boost 0.3 / 0.5 / 1 / 2 gave 0.735 / 0.738 / 0.741 / 0.741 (dev 0.764 /
+ * 0.766 / 0.772 / 0.766); a slack of 0 or 3 days instead of 1 changed nothing.
+ *
+ * A month or a day without a year ("in June", "on June 5") names no single time: it is ignored rather than
+ * guessed.
+ */
+import * as chrono from 'chrono-node';
+
+export const TIME_BOOST = 1;
+const DAY_MS = 86_400_000;
+const SLACK_MS = DAY_MS;
+
+export interface TimeWindow {
+  /** Epoch ms, inclusive. */
+  start: number;
+  /** Epoch ms, exclusive. */
+  end: number;
+  /** The words of the query that named it. */
+  text: string;
+}
+
+/**
+ * The first time the query names, as a window; undefined when it names none. What chrono knows for certain
+ * sets the width: a day ("on 5 May, 2023", "yesterday", "last Tuesday"; a week when the words say "week"), a
+ * month of a known year ("in July 2023"), or a year ("last year"). A month or day without its year is skipped.
+ */
+export function queryTimeWindow(query: string, now: number): TimeWindow | undefined {
+  for (const r of chrono.parse(query, new Date(now))) {
+    const s = r.start;
+    const y = s.get('year')!;
+    const m = s.get('month')!;
+    const d = s.get('day')!;
+    let from: number;
+    let to: number;
+    if (s.isCertain('day') || s.isCertain('weekday')) {
+      if (s.isCertain('month') && !s.isCertain('year')) continue;
+      const end = r.end ?? s;
+      const week = /\bweeks?\b/i.test(r.text) ? 3 : 0;
+      from = Date.UTC(y, m - 1, d - week);
+      to = Date.UTC(end.get('year')!, end.get('month')! - 1, end.get('day')! + 1 + week);
+    } else if (s.isCertain('month')) {
+      if (!s.isCertain('year')) continue;
+      from = Date.UTC(y, m - 1, 1);
+      to = Date.UTC(y, m, 1);
+    } else if (s.isCertain('year')) {
+      from = Date.UTC(y, 0, 1);
+      to = Date.UTC(y + 1, 0, 1);
+    } else {
+      continue;
+    }
+    return { start: from - SLACK_MS, end: to + SLACK_MS, text: r.text };
+  }
+  return undefined;
+}
+
+/** The relevance factor for a memory of time `ts`: 1 + TIME_BOOST inside the window, else 1. */
+export function timeFactor(ts: number, window: TimeWindow | undefined): number {
+  return window !== undefined && ts >= window.start && ts < window.end ? 1 + TIME_BOOST : 1;
+}
