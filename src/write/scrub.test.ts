@@ -202,6 +202,13 @@ describe('mergeReports', () => {
   });
 });
 
+/** Start offsets of every (possibly overlapping) occurrence of `needle` in `hay`. */
+function occurrences(hay: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}
+
 describe('properties', () => {
   const corpusText = fc.constantFrom(...PII_CORPUS.map((s) => s.text), ...PII_LOOKALIKES);
   const piece = fc.oneof(
@@ -224,7 +231,14 @@ describe('properties', () => {
         const twice = scrubber.scrub(once.text);
         expect(twice.text).toBe(once.text);
         expect(twice.report.scrubbed).toBe(false);
-        for (const s of scrubber.find(t)) expect(once.text).not.toContain(t.slice(s.start, s.end));
+        // A detected secret survives only where the input also had it inside a token that is not one (a longer
+        // look-alike: "NL91ABNA04171643000" holds the IBAN "NL91ABNA0417164300").
+        const spans = scrubber.find(t);
+        for (const s of spans) {
+          const secret = t.slice(s.start, s.end);
+          const uncovered = occurrences(t, secret).filter((i) => !spans.some((x) => x.start <= i && i + secret.length <= x.end));
+          expect(occurrences(once.text, secret).length).toBeLessThanOrEqual(uncovered.length);
+        }
       }),
       { numRuns: 400 },
     );

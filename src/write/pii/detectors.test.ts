@@ -101,6 +101,9 @@ describe('detectors', () => {
     expect(found('if (token == expected) and password != other')).toEqual([]);
     expect(found('password=$DB_PASSWORD token=<your-token> secret=*** api_key=${KEY}')).toEqual([]);
     expect(found('Authorization: Basic dXNlcjpwYXNz')).toEqual([['secret', 'dXNlcjpwYXNz']]);
+    // A value of punctuation only is no credential (found by the scrubber's property test).
+    expect(found('https://api.example.com::@@51 and password=--- here')).toEqual([]);
+    expect(found('postgres://app:S3cr3tPa55@db.internal:5432/app')).toEqual([['secret', 'S3cr3tPa55']]);
   });
 
   it('secrets: a PEM key cut off before its END line is redacted to the end', () => {

@@ -105,7 +105,8 @@ function valueSpan(m: RegExpExecArray, separator: string): { start: number; end:
 
 /** Empty values, our own placeholders and obvious stand-ins (`$VAR`, `<token>`, `***`, `xxx`) hide nothing. */
 function isValue(v: string): boolean {
-  if (v.trim() === '' || PLACEHOLDER_RE.test(v)) return false;
+  // A value without a letter or digit (":" in `https://host::@…`, "---") holds nothing to keep secret.
+  if (!/[\p{L}\p{N}]/u.test(v) || PLACEHOLDER_RE.test(v)) return false;
   if (/^[$<{%]/.test(v) || /^(?:\*+|x+|X+|\.+|null|none|undefined|true|false)$/i.test(v)) return false;
   return true;
 }
