@@ -1,6 +1,7 @@
 /**
- * Timeline expansion of a ranked candidate list: two uses of what an event is besides its words — who said
- * it, and what was said around it.
+ * Timeline expansion of a ranked candidate list: uses of what a memory is besides its words — when it was
+ * written (a date the query names doubles the relevance of memories from then: time-window.ts), who said it,
+ * and what was said around it.
  *
  *   author field   When the query names the author (`MemoryEvent.name`: a chat speaker, an agent, a tool) of
  *                  some of the top candidates, events by an author the query does not name lose part of their
