@@ -149,7 +149,15 @@ async function measureSize(embedder: Embedder, corpus: Corpus, queries: string[]
     const bulkSec = (performance.now() - t0) / 1000;
     const backlog = await memory.embeddingBacklog();
     const t1 = performance.now();
+    // A 1M drain takes many minutes: say how it goes, at most every 10 s.
+    let said = t1;
+    const stop = memory.onIndexProgress((p) => {
+      if (performance.now() - said < 10_000) return;
+      said = performance.now();
+      log(`  draining: ${p.embedded} embedded, ${p.backlog} waiting (${Math.round((said - t1) / 1000)} s)`);
+    });
     await memory.flush();
+    stop();
     const drainSec = (performance.now() - t1) / 1000;
     const tw = performance.now();
     await memory.warm();
