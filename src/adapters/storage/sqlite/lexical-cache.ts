@@ -1,7 +1,8 @@
 /**
- * Per-tenant in-memory BM25 indexes over every doc's text, event docs with their lexical context (core/docs.ts)
- * (see adapters/lexical/bm25-index.ts for why this and not FTS5's bm25()). Loaded on a tenant's first lexical search, kept in step by this connection's
- * writes, reloaded after another process commits (PerTenant), dropped when a write transaction fails.
+ * Per-tenant in-memory BM25 indexes over every doc's text, event docs with their lexical context
+ * (core/docs.ts); see adapters/lexical/bm25-index.ts for why this and not FTS5's bm25(). Loaded on a tenant's
+ * first lexical search, kept in step by this connection's writes, reloaded after another process commits
+ * (PerTenant), dropped when a write transaction fails.
  */
 import { lexicalContext, lexicalText } from '../../../core/docs.js';
 import { Bm25Index } from '../../lexical/bm25-index.js';
