@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedEmbedder } from '../../testing/memory-fixture.js';
+import { openTestMemory, sharedEmbedder } from '../../testing/memory-fixture.js';
 import type { Embedder } from '../ports/embedder.js';
 import { documentVectorModel, embedDocuments, MAX_SENTENCE_SEGMENTS, sentenceSegments } from './document-vectors.js';
 
@@ -84,5 +84,31 @@ describe('embedDocuments (USE-lite)', () => {
     expect(out.length).toBe(2);
     expect(documentVectorModel('m@1', 'whole')).toBe('m@1');
     expect(documentVectorModel('m@1', 'sentences')).not.toBe('m@1');
+  });
+});
+
+describe('the indexer files memories under the configured recipe', () => {
+  const text = 'I went to the support group yesterday. It was so powerful for me.';
+  const stored = async (documentVectors?: 'sentences' | 'whole') => {
+    const t = await openTestMemory({ indexing: { background: false, ...(documentVectors ? { documentVectors } : {}) } });
+    try {
+      await t.memory.logEvent({ content: text, name: 'Caroline', sessionId: 's1' });
+      await t.memory.flush();
+      const [doc] = await t.memory.storage.getDocs('default', [1]);
+      return (await t.memory.storage.getEmbeddings([doc!.contentHash])).get(doc!.contentHash)!;
+    } finally {
+      await t.cleanup();
+    }
+  };
+
+  it('sentences by default, the text alone with `whole`', async () => {
+    const e = sharedEmbedder();
+    await e.init();
+    const [expected] = await embedDocuments(e, [`Caroline: ${text}`], 'sentences');
+    const [whole] = await e.embed([`Caroline: ${text}`]);
+    const bySentences = await stored(); // the default
+    expect(dot(bySentences, expected!)).toBeCloseTo(1, 5);
+    expect(dot(bySentences, whole!)).toBeLessThan(0.999);
+    expect(dot(await stored('whole'), whole!)).toBeCloseTo(1, 5);
   });
 });
