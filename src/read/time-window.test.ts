@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryTimeWindow, timeFactor, TIME_BOOST } from './time-window.js';
+import { MAX_DATE_SCAN_CHARS, queryTimeWindow, timeFactor, TIME_BOOST } from './time-window.js';
 
 const NOW = Date.UTC(2026, 10, 24, 10); // Tuesday 24 November 2026, 10:00 UTC
 const DAY = 86_400_000;
@@ -24,6 +24,12 @@ describe('queryTimeWindow', () => {
     expect(queryTimeWindow('what happened on June 5', NOW)).toBeUndefined();
     expect(queryTimeWindow('How do Jon and Gina both like to destress?', NOW)).toBeUndefined();
     expect(queryTimeWindow('', NOW)).toBeUndefined();
+  });
+
+  it('reads the opening of a long query only (a pasted log does not cost a long parse)', () => {
+    const log = ' stack frame line'.repeat(1_000);
+    expect(queryTimeWindow(`what failed on 5 May, 2023?${log}`, NOW)).toMatchObject({ text: 'on 5 May, 2023' });
+    expect(queryTimeWindow(`${'x'.repeat(MAX_DATE_SCAN_CHARS)} on 5 May, 2023`, NOW)).toBeUndefined();
   });
 });
 
