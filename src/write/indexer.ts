@@ -16,8 +16,8 @@ export interface IndexerProgress {
 
 export interface IndexerOptions {
   batchSize: number;
-  /** How a text becomes its vector (document-vectors.ts); `whole` when not given. */
-  documentVectors?: DocumentVectors;
+  /** How a text becomes its vector (document-vectors.ts; the default is the config's). */
+  documentVectors: DocumentVectors;
   /** Called when a batch fails; the indexer backs off and retries. */
   onError?: (error: unknown) => void;
   /** First retry delay after a failure; doubles up to 30 s. */
@@ -87,7 +87,7 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
   async step(): Promise<boolean> {
     const pending = await this.storage.pendingEmbeddings(this.opts.batchSize);
     if (pending.length === 0) return false;
-    const vectors = await embedDocuments(this.embedder, pending.map((p) => p.text), this.opts.documentVectors ?? 'whole');
+    const vectors = await embedDocuments(this.embedder, pending.map((p) => p.text), this.opts.documentVectors);
     await this.storage.putEmbeddings(pending.map((p, i) => ({ contentHash: p.contentHash, vector: vectors[i]! })));
     this.embedded += pending.length;
     if (this.listenerCount('progress') > 0) {

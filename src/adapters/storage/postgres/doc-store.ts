@@ -22,6 +22,10 @@ const UNNEST = `unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?:
   AS u(tenant, kind, ref_id, user_id, agent_id, session_id, task_id, text, ts, importance, type, actor, source, section,
   state_label, tags, pii, metadata, content_hash, expires_at, confidence, search, len)`;
 
+/** SQL for a tsvector's lexeme → term frequency object (`docs.tf`), from the expression `tsv`. */
+export const termFrequencies = (tsv: string) =>
+  `(SELECT COALESCE(jsonb_object_agg(t.lexeme, COALESCE(array_length(t.positions, 1), 1)), '{}'::jsonb) FROM unnest(${tsv}) AS t)`;
+
 /**
  * Inserts docs (one statement for the batch) and returns their ids in input order. `contexts[i]` is doc i's
  * lexical context (core/docs.ts): indexed with it, not stored as its text. On pgvector a doc
@@ -50,9 +54,7 @@ export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[]
         u.metadata::jsonb, u.content_hash, u.expires_at, u.confidence, v.tsv, w.tf, u.len${embedding}
       FROM ${UNNEST}
       CROSS JOIN LATERAL (SELECT to_tsvector('engram.engram_text', u.search) AS tsv) AS v
-      CROSS JOIN LATERAL (
-        SELECT COALESCE(jsonb_object_agg(t.lexeme, COALESCE(array_length(t.positions, 1), 1)), '{}'::jsonb) AS tf FROM unnest(v.tsv) AS t
-      ) AS w
+      CROSS JOIN LATERAL (SELECT ${termFrequencies('v.tsv')} AS tf) AS w
       RETURNING doc_id, tenant, kind, ref_id${vectorOut}`,
     // Parameters in text order: the select list's model, the unnest arrays, RETURNING's model.
     params: [...(annModel !== undefined ? [annModel] : []), ...params, ...(wantVectors ? [ctx.model] : [])],

@@ -6,6 +6,7 @@
 import { lexicalContext, lexicalText } from '../../../core/docs.js';
 import type { NewEvent } from '../../../ports/storage.js';
 import type { Tx } from './db.js';
+import { termFrequencies } from './doc-store.js';
 import { docSearchText } from './fts.js';
 import { num } from './rows.js';
 import { sql } from './sql.js';
@@ -80,8 +81,7 @@ export async function refreshFollowers(tx: Tx, tenant: string, removed: readonly
     const search = docSearchText(lexicalText(f.text, lexicalContext(f.content)));
     await tx.exec(
       sql(
-        `UPDATE engram.docs AS d SET tsv = v.tsv, doc_len = ?,
-           tf = (SELECT COALESCE(jsonb_object_agg(t.lexeme, COALESCE(array_length(t.positions, 1), 1)), '{}'::jsonb) FROM unnest(v.tsv) AS t)
+        `UPDATE engram.docs AS d SET tsv = v.tsv, doc_len = ?, tf = ${termFrequencies('v.tsv')}
          FROM (SELECT to_tsvector('engram.engram_text', ?) AS tsv) AS v
          WHERE d.tenant = ? AND d.doc_id = ?`,
         search.length,

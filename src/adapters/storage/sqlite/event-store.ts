@@ -104,16 +104,14 @@ export interface TimelineSlot {
 export function refreshFollowers(ctx: StoreContext, tenant: string, removed: readonly TimelineSlot[]): void {
   if (!ctx.lexical.isLoaded(tenant)) return; // the index is derived afresh when it loads
   const next = ctx.stmts.get(
-    `SELECT d.doc_id, e.seq FROM events e JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id
+    `SELECT d.doc_id, d.text, e.seq FROM events e JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id
      WHERE e.tenant = ? AND e.session_id = ? AND e.seq > ? ORDER BY e.seq LIMIT 1`,
   );
-  const docText = ctx.stmts.get('SELECT text FROM docs WHERE doc_id = ?').pluck();
   for (const r of removed) {
     if (r.session_id === null) continue;
     const session = r.session_id;
-    const follower = next.get(tenant, session, r.seq) as { doc_id: number; seq: number } | undefined;
-    if (!follower) continue;
-    ctx.lexical.docContextChanged(tenant, follower.doc_id, docText.get(follower.doc_id) as string, () => previousContext(ctx, tenant, session, follower.seq));
+    const follower = next.get(tenant, session, r.seq) as { doc_id: number; text: string; seq: number } | undefined;
+    if (follower) ctx.lexical.docContextChanged(tenant, follower.doc_id, follower.text, () => previousContext(ctx, tenant, session, follower.seq));
   }
 }
 
