@@ -214,7 +214,7 @@ export const engramConfigSchema = z
         /**
          * A memory's vector: `sentences` sums the vectors of its text and of each of its sentences (labelled
          * with the speaker), `whole` embeds the text alone (write/document-vectors.ts). Sentences cost about
-         * one embedding per sentence; with USE-lite they lift LoCoMo vector recall@10 from 0.374 to 0.476.
+         * one embedding per sentence; with USE-lite they lift LoCoMo vector recall@10 from 0.374 to 0.460.
          */
         documentVectors: z.enum(['sentences', 'whole']).default('sentences'),
       })
