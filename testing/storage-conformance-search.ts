@@ -60,6 +60,14 @@ export function describeSearch(h: StorageHarness): void {
         // The context is indexed, not part of the doc.
         const [doc] = await h.storage.getDocs('tenant-a', (await lexical('agencies')).map((x) => x.docId));
         expect(doc!.text).toBe('Bob: Mostly agencies that welcome every family.');
+        // The same session id in another tenant lends no words, though its last event is later in its own timeline
+        // (seq 4) than the answer is in this one (seq 2).
+        const other = (content: string, ts: number) => makeEvent({ tenant: 'tenant-b', sessionId: 'chat-1', content, ts });
+        await h.storage.appendEvents([other('One.', 2_100), other('Two.', 2_200), other('Three.', 2_300), other('Zebras everywhere.', 2_500)]);
+        const later = makeEvent({ sessionId: 'chat-1', name: 'Alice', content: 'Anything else?', ts: 3_500 });
+        await h.storage.appendEvents([later]);
+        expect(await found('zebras')).toEqual(new Set());
+        expect(await found('agencies')).toEqual(new Set([c.answer.id, later.id]));
       });
 
       it('takes the context from an earlier append, passing over a redacted event', async () => {
