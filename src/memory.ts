@@ -77,8 +77,11 @@ export interface Memory {
   exportRecords(tenant?: string): AsyncGenerator<ExportLine>;
   /** Deletes expired records physically now (reads already hide them). */
   sweep(): Promise<number>;
-  /** Resolves when every write so far is embedded and searchable by vector. */
-  flush(): Promise<void>;
+  /**
+   * Resolves when every write so far is embedded and searchable by vector, and (unless `learn: false`) the
+   * learner has segmented it into episodes, with those episodes and the facts it extracted embedded too.
+   */
+  flush(opts?: { learn?: boolean }): Promise<void>;
   /**
    * Loads a tenant's in-process search indexes and completes background index builds (an HNSW graph at
    * 100k vectors takes a minute or two), so later searches run at full speed. A no-op on engines that keep
@@ -122,6 +125,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   const indexer = new Indexer(storage, embedder, {
     batchSize: config.indexing.batchSize,
     documentVectors: config.indexing.documentVectors,
+    lingerMs: config.indexing.lingerMs,
     ...(deps.onBackgroundError ? { onError: deps.onBackgroundError } : {}),
   });
   if (config.indexing.background) indexer.start();
@@ -271,9 +275,10 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     async sweep() {
       return storage.sweepExpired(clock.now());
     },
-    async flush() {
+    async flush(opts = {}) {
       await queue.drain();
       await indexer.drain();
+      if (opts.learn === false) return;
       // Segmentation after embedding (events carry their vectors), then embed the episodes and facts it wrote.
       await learnEngine.learner.drain();
       await indexer.drain();

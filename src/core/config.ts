@@ -217,6 +217,12 @@ export const engramConfigSchema = z
          * one embedding per sentence; with USE-lite they lift LoCoMo vector recall@10 from 0.374 to 0.460.
          */
         documentVectors: z.enum(['sentences', 'whole']).default('sentences'),
+        /**
+         * Background indexing waits this long after a write wakes it, so single writes arriving close together
+         * are embedded and stored as one batch. Vector search sees a memory at most this much later; lexical
+         * search sees it at once.
+         */
+        lingerMs: z.number().int().min(0).max(1000).default(5),
       })
       .strict()
       .prefault({}),

@@ -22,6 +22,12 @@ export interface IndexerOptions {
   onError?: (error: unknown) => void;
   /** First retry delay after a failure; doubles up to 30 s. */
   retryDelayMs?: number;
+  /**
+   * How long the loop, woken from idle by a write, waits for more writes before it embeds. One batch then
+   * carries many memories instead of one each, so a steady stream of single writes does not pay a backlog
+   * query, an embedder call and a vector write per memory. `drain()` does not wait.
+   */
+  lingerMs?: number;
 }
 
 export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [] }> {
@@ -33,6 +39,9 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
   private failures = 0;
   private idleWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private dirty = true;
+  /** Someone waits for the backlog (drain) or the loop is stopping: skip the linger. */
+  private urgent = false;
+  private cutLinger: (() => void) | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -67,7 +76,9 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
       }
       return;
     }
+    this.urgent = true;
     this.notify();
+    this.cutLinger?.();
     await new Promise<void>((resolve, reject) => {
       this.idleWaiters.push({ resolve, reject });
       this.wake?.();
@@ -78,6 +89,7 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
     this.stopped = true;
     this.running = false;
     this.wake?.();
+    this.cutLinger?.();
     await this.loop;
     this.loop = undefined;
     for (const w of this.idleWaiters.splice(0)) w.resolve();
@@ -119,7 +131,24 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
         this.wake = resolve;
       });
       this.wake = undefined;
+      await this.linger();
     }
+  }
+
+  /** After a wake by a write: gives later writes `lingerMs` to join the same batch. */
+  private async linger(): Promise<void> {
+    const ms = this.opts.lingerMs ?? 0;
+    if (ms > 0 && !this.urgent && !this.stopped) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, ms);
+        this.cutLinger = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.cutLinger = undefined;
+    }
+    this.urgent = false;
   }
 
   private sleep(ms: number): Promise<void> {

@@ -130,7 +130,8 @@ async function openEngram(embedder: Embedder, background: boolean): Promise<{ me
     embedder: keepOpen(embedder),
     reranker: createHeuristicReranker(),
     // The vectors here are stand-ins (pool-embedder.ts), one per memory text as Mem0 gets them: the sentence
-    // recipe's model cost is bench:core's embedding figure, not this bench's.
+    // recipe's model cost is bench:core's embedding figure, not this bench's. Learning stays off: this bench
+    // measures the write and read paths (Mem0 with `infer: false` does not learn either).
     config: { indexing: { background, documentVectors: 'whole' }, retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
   });
   return { memory, path, done: async () => { await memory.close(); rmSync(dir, { recursive: true, force: true }); } };
@@ -156,7 +157,7 @@ async function measureSize(embedder: Embedder, corpus: Corpus, queries: string[]
       said = performance.now();
       log(`  draining: ${p.embedded} embedded, ${p.backlog} waiting (${Math.round((said - t1) / 1000)} s)`);
     });
-    await memory.flush();
+    await memory.flush({ learn: false }); // the embedding backlog; segmenting the synthetic timeline is not measured here
     stop();
     const drainSec = (performance.now() - t1) / 1000;
     const tw = performance.now();
@@ -270,7 +271,7 @@ async function compareMem0(embedder: Embedder, corpus: Corpus, queries: string[]
       const engramLogEventPerSec = await rate(corpus, 1, (c) => memory.logEvent({ userId: 'perf-user', type: 'note', content: c.content!, ts: c.ts! }));
       const engramConcurrentLogEventPerSec = await rate(extra, INGEST_CONCURRENCY, (c) => memory.logEvent({ userId: 'perf-user', type: 'note', content: c.content, ts: c.ts! }));
       const engramBatchLogEventsPerSec = await batchRate(batches, (b) => memory.logEvents(b.map((c) => ({ userId: 'perf-user', type: 'note' as const, content: c.content, ts: c.ts! }))));
-      await memory.flush();
+      await memory.flush({ learn: false });
       await memory.warm();
       let pe = 0;
       const engramSearchMs = await timeEach(queries, async (q) => {
