@@ -29,28 +29,13 @@
  * adapters at a smaller size instead of the one asked for (PGlite is single-threaded WASM: research measured
  * 67 s to COPY 100k vectors and 271 s to build HNSW on them), and the output says so.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createUseLiteEmbedder } from '../src/adapters/embedders/use-lite.js';
 import { createHeuristicReranker } from '../src/adapters/rerankers/heuristic.js';
-import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
 import { createMemory, type Memory } from '../src/memory.js';
-import type { Embedder } from '../src/ports/embedder.js';
-import type { Storage } from '../src/ports/storage.js';
-import { rng, synthEvents, synthFacts, synthQueries } from '../src/evaluation/perf/synthetic.js';
-import { fileSizeMb, latency, median, round, table } from './stats.js';
-import { noisy } from '../src/evaluation/perf/pool-embedder.js';
-
-/** Noise of norm 0.5 in all around a real unit vector (cosine ≈ 0.9 to it), spread over its dimensions. */
-const noiseFor = (v: Float32Array) => 0.5 / Math.sqrt(v.length);
-const pick = <T>(xs: readonly T[], r: () => number): T => xs[Math.floor(r() * xs.length)]!;
-
-const ADAPTERS = ['sqlite', 'pglite', 'pglite-socket', 'postgres'] as const;
-type AdapterName = (typeof ADAPTERS)[number];
+import { latency, median, round, table } from './stats.js';
+import { ADAPTERS, openAdapter, type AdapterName } from './store-adapters.js';
+import { memoriesOf, prepareVectors, type Vectors } from './store-vectors.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -65,8 +50,6 @@ const { values: opts } = parseArgs({
     timeout: { type: 'string', default: '1200' },
     'pg-url': { type: 'string', default: process.env.ENGRAM_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
     json: { type: 'boolean', default: false },
-    // Internal: this file re-runs itself as the pglite-socket server process.
-    'serve-pglite': { type: 'string' },
   },
 });
 
@@ -117,7 +100,7 @@ async function main(): Promise<void> {
   const load0 = loadavg();
 
   log(`embedding ${opts.pool} pool texts and ${nQueries + WARM} queries once with USE-lite…`);
-  const vectors = await prepareVectors(Math.max(...sizes), Number(opts.pool), nQueries + WARM);
+  const vectors = await prepareVectors(Math.max(...sizes), Number(opts.pool), nQueries + WARM, log);
 
   const rows: Row[] = [];
   for (const requested of sizes) {
@@ -237,238 +220,11 @@ class Deadline {
   }
 }
 
-// --- vectors: the model once, then lookups -----------------------------------------------------------------------
-
-interface Vectors {
-  model: string;
-  dimension: number;
-  /** The vector stored for a memory's text (real for the pool, derived otherwise; deterministic). */
-  forText(text: string): Float32Array;
-  queries: string[];
-  /** An embedder that answers queries from the precomputed vectors (and memory texts by derivation). */
-  embedder(): Embedder;
-  derivedMisses(): number;
-  close(): Promise<void>;
-}
-
-/** The memories of a store of size n: events and facts, deterministic (as in bench/core.ts: 20% facts). */
-function memoriesOf(n: number) {
-  const nFacts = Math.floor(n * 0.2);
-  return { events: synthEvents(n - nFacts, 7), facts: synthFacts(nFacts, 8) };
-}
-
-async function prepareVectors(maxSize: number, poolSize: number, nQueries: number): Promise<Vectors> {
-  const model = createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 16 });
-  const { dimension } = await model.init();
-  const { events, facts } = memoriesOf(maxSize);
-  const family = new Map<string, string>();
-  for (const e of events) family.set(e.content as string, e.family);
-  for (const f of facts) family.set(f.text, f.family);
-  // The pool: the first texts of each kind, so every family gets real vectors.
-  const poolTexts = [...new Set([...events.slice(0, Math.ceil(poolSize * 0.8)).map((e) => e.content as string), ...facts.slice(0, Math.floor(poolSize * 0.2)).map((f) => f.text)])];
-  const queries = synthQueries(nQueries, 1000);
-  const t0 = performance.now();
-  const embedded = await model.embed([...poolTexts, ...queries]);
-  log(`  ${embedded.length} texts embedded in ${round((performance.now() - t0) / 1000, 1)} s (${dimension} dimensions)`);
-  await model.close();
-  const known = new Map<string, Float32Array>();
-  const byFamily = new Map<string, Float32Array[]>();
-  [...poolTexts, ...queries].forEach((t, i) => known.set(t, embedded[i]!));
-  poolTexts.forEach((t, i) => {
-    const fam = family.get(t)!;
-    byFamily.set(fam, [...(byFamily.get(fam) ?? []), embedded[i]!]);
-  });
-  const all = [...byFamily.values()].flat();
-  let misses = 0;
-  const forText = (text: string): Float32Array => {
-    const hit = known.get(text);
-    if (hit) return hit;
-    const fam = family.get(text);
-    if (fam === undefined) misses++;
-    const r = rng(hash(text));
-    const base = (fam !== undefined ? byFamily.get(fam) : undefined) ?? all;
-    return noisy(pick(base, r), r, noiseFor(base[0]!));
-  };
-  const lookup: Embedder = {
-    model: model.model,
-    dimension,
-    init: async () => ({ dimension }),
-    embed: async (texts) => texts.map(forText),
-    close: async () => undefined,
-  };
-  return { model: model.model, dimension, forText, queries, embedder: () => lookup, derivedMisses: () => misses, close: async () => undefined };
-}
-
-/** FNV-1a, as a seed. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-// --- the adapters --------------------------------------------------------------------------------------------
-
-interface Opened {
-  storage: Storage;
-  /** Database size on disk, in MB. */
-  sizeMb(): Promise<number>;
-  /** Closes the storage (already closed by memory.close) and removes everything the bench created. */
-  cleanup(): Promise<void>;
-}
-
-async function openAdapter(adapter: AdapterName, row: Row): Promise<Opened> {
-  const warn = (message: string) => {
-    if (!row.notes.includes(message)) row.notes.push(message);
-  };
-  const logger = { warn };
-  switch (adapter) {
-    case 'sqlite': {
-      const dir = mkdtempSync(join(tmpdir(), 'engram-bench-store-'));
-      const path = join(dir, 'bench.db');
-      return {
-        storage: await openSqliteStorage({ path }),
-        sizeMb: async () => fileSizeMb(path),
-        cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    }
-    case 'pglite': {
-      const dir = mkdtempSync(join(tmpdir(), 'engram-bench-pglite-'));
-      const pg = await import('../src/adapters/storage/postgres/index.js');
-      const pool = await pg.openPglitePool({ dataDir: dir });
-      return {
-        storage: await pg.openPostgresStorage({ pool, logger }),
-        sizeMb: async () => dirSizeMb(dir),
-        cleanup: async () => {
-          await pool.end();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    }
-    case 'pglite-socket': {
-      const dir = mkdtempSync(join(tmpdir(), 'engram-bench-pglite-socket-'));
-      const server = await startPgliteServer(dir);
-      const pg = await import('../src/adapters/storage/postgres/index.js');
-      // PGlite runs one statement at a time; with pg's default 10 s connection timeout a client queued behind a
-      // slow statement fails, so the pool waits without a limit (2 connections: lexical and vector in parallel).
-      const pool = await pg.createPgPool({ url: server.url, max: 2, connectionTimeoutMillis: 0 });
-      try {
-        return {
-          storage: await pg.openPostgresStorage({ pool, logger }),
-          sizeMb: async () => dirSizeMb(dir),
-          cleanup: async () => {
-            await pool.end();
-            await server.stop();
-            rmSync(dir, { recursive: true, force: true });
-          },
-        };
-      } catch (e) {
-        await pool.end();
-        await server.stop();
-        rmSync(dir, { recursive: true, force: true });
-        throw e;
-      }
-    }
-    case 'postgres': {
-      const pgmod = (await import('pg')).default;
-      const adminUrl = opts['pg-url'];
-      const db = `engram_bench_${process.pid}_${row.memories}`;
-      const admin = new pgmod.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${db}`);
-      await admin.query(`CREATE DATABASE ${db}`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${db}`;
-      const pg = await import('../src/adapters/storage/postgres/index.js');
-      const dropDb = async () => {
-        await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`).catch((e: unknown) => warn(`could not drop ${db}: ${String(e)}`));
-        await admin.end();
-      };
-      try {
-        return {
-          storage: await pg.openPostgresStorage({ url: url.toString(), poolSize: 10, logger }),
-          sizeMb: async () => {
-            const r = await admin.query<{ size: string }>('SELECT pg_database_size($1) AS size', [db]);
-            return round(Number(r.rows[0]!.size) / 1048576, 1);
-          },
-          cleanup: dropDb,
-        };
-      } catch (e) {
-        await dropDb();
-        throw e;
-      }
-    }
-  }
-}
-
-function dirSizeMb(dir: string): number {
-  let bytes = 0;
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) bytes += statSync(p).size;
-    }
-  };
-  walk(dir);
-  return round(bytes / 1048576, 1);
-}
-
-/** PGlite + pgvector in a child process (this file with --serve-pglite), served on a free loopback port. */
-async function startPgliteServer(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve-pglite', dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-    });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('pglite-socket server did not start within 120 s')), 120_000);
-    child.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      const m = /^listening (\S+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`postgres://postgres@${m[1]}/postgres`);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`pglite-socket server exited (${code})`));
-    });
-  }).catch(async (e: unknown) => {
-    await stop();
-    throw e;
-  });
-  return { url, stop };
-}
-
-async function servePglite(dir: string): Promise<void> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { vector } = await import('@electric-sql/pglite-pgvector');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create({ dataDir: dir, extensions: { vector } });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
-  await server.start();
-  process.stdout.write(`listening ${server.getServerConn()}\n`);
-  const shutdown = async () => {
-    await server.stop().catch(() => undefined);
-    await db.close().catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
-}
-
 // --- one adapter at one size ---------------------------------------------------------------------------------
 
 async function measure(adapter: AdapterName, n: number, vectors: Vectors, nQueries: number, runs: number, row: Row, deadline: Deadline): Promise<void> {
   deadline.enter('open');
-  const opened = await openAdapter(adapter, row);
+  const opened = await openAdapter(adapter, row, opts['pg-url']);
   let memory: Memory | undefined;
   try {
     memory = await createMemory({
@@ -588,8 +344,4 @@ async function measure(adapter: AdapterName, n: number, vectors: Vectors, nQueri
 /** Queries run before the measured ones (first-search costs, caches, JIT). */
 const WARM = Number(opts.warmup);
 
-if (opts['serve-pglite'] !== undefined) {
-  await servePglite(opts['serve-pglite']);
-} else {
-  await main();
-}
+await main();
