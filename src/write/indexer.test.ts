@@ -111,3 +111,46 @@ describe('flush', () => {
     }
   });
 });
+
+describe('progress', () => {
+  async function drainWithReports(overCount: number) {
+    const storage = await openSqliteStorage({ path: ':memory:' });
+    const embedder = recordingEmbedder();
+    const memory = await createMemory({ storage, embedder, reranker: createHeuristicReranker(), config: { indexing: { documentVectors: 'whole', background: false }, learn: { engine: { background: false } } } });
+    try {
+      await memory.logEvents(Array.from({ length: 500 }, (_, i) => ({ userId: 'u', type: 'note' as const, content: `distinct note ${i}` })));
+      let counts = 0;
+      // `overCount` stands for docs that leave the backlog by another way meanwhile (forgotten, embedded elsewhere).
+      const counting = new Proxy(storage, {
+        get(target, prop, receiver) {
+          if (prop === 'embeddingBacklog') return async () => (counts++, (await target.embeddingBacklog()) + overCount);
+          return Reflect.get(target, prop, receiver) as unknown;
+        },
+      });
+      const indexer = new Indexer(counting, embedder, { batchSize: 10, documentVectors: 'whole' });
+      const reports: { embedded: number; backlog: number }[] = [];
+      indexer.on('progress', (p) => reports.push(p));
+      await indexer.drain();
+      expect(await storage.embeddingBacklog()).toBe(0);
+      return { reports, counts };
+    } finally {
+      await memory.close();
+    }
+  }
+
+  it('counts the backlog at most about once a second and estimates it in between', async () => {
+    const { reports, counts } = await drainWithReports(0);
+    expect(reports.length).toBe(50);
+    // 50 batches run well within a second here: the first report counts, the rest are estimates.
+    expect(counts).toBeLessThan(5);
+    expect(reports[0]).toEqual({ embedded: 10, backlog: 490 });
+    expect(reports[24]).toEqual({ embedded: 250, backlog: 250 });
+    expect(reports.at(-1)).toEqual({ embedded: 500, backlog: 0 });
+  });
+
+  it('ends on a backlog of 0 when the estimate was too high', async () => {
+    const { reports } = await drainWithReports(5);
+    expect(reports.at(-2)).toEqual({ embedded: 500, backlog: 5 });
+    expect(reports.at(-1)).toEqual({ embedded: 500, backlog: 0 });
+  });
+});

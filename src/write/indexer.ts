@@ -9,6 +9,9 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Storage } from '../ports/storage.js';
 import { embedDocuments, type DocumentVectors } from './document-vectors.js';
 
+/** Progress reports count the backlog at most this often (see Indexer.backlog). */
+const BACKLOG_COUNT_INTERVAL_MS = 1000;
+
 export interface IndexerProgress {
   embedded: number;
   backlog: number;
@@ -39,6 +42,9 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
   private failures = 0;
   private idleWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private dirty = true;
+  /** The last counted backlog, the `embedded` total then, and when it may be counted again. */
+  private backlogCount: { backlog: number; embedded: number; next: number } | undefined;
+  private reportedBacklog = 0;
   /** Someone waits for the backlog (drain) or the loop is stopping: skip the linger. */
   private urgent = false;
   private cutLinger: (() => void) | undefined;
@@ -98,14 +104,37 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
   /** Embeds one batch. Returns false when there was nothing to do. */
   async step(): Promise<boolean> {
     const pending = await this.storage.pendingEmbeddings(this.opts.batchSize);
-    if (pending.length === 0) return false;
+    if (pending.length === 0) {
+      // Caught up: if the last report said otherwise (an estimate, or writes came meanwhile), say so now; the
+      // next run counts afresh.
+      if (this.reportedBacklog > 0 && this.listenerCount('progress') > 0) this.emit('progress', { embedded: this.embedded, backlog: 0 });
+      this.reportedBacklog = 0;
+      this.backlogCount = undefined;
+      return false;
+    }
     const vectors = await embedDocuments(this.embedder, pending.map((p) => p.text), this.opts.documentVectors);
     await this.storage.putEmbeddings(pending.map((p, i) => ({ contentHash: p.contentHash, vector: vectors[i]! })));
     this.embedded += pending.length;
     if (this.listenerCount('progress') > 0) {
-      this.emit('progress', { embedded: this.embedded, backlog: await this.storage.embeddingBacklog() });
+      this.reportedBacklog = await this.backlog();
+      this.emit('progress', { embedded: this.embedded, backlog: this.reportedBacklog });
     }
     return true;
+  }
+
+  /**
+   * The backlog for progress reports. Counting it scans every doc still waiting (about a second and a half at a
+   * million), so it is counted at most once a second and never more often than 20 times its own cost; in
+   * between it is the last count less what was embedded since.
+   */
+  private async backlog(): Promise<number> {
+    const b = this.backlogCount;
+    if (b && performance.now() < b.next) return Math.max(0, b.backlog - (this.embedded - b.embedded));
+    const t0 = performance.now();
+    const backlog = await this.storage.embeddingBacklog();
+    const now = performance.now();
+    this.backlogCount = { backlog, embedded: this.embedded, next: now + Math.max(BACKLOG_COUNT_INTERVAL_MS, 20 * (now - t0)) };
+    return backlog;
   }
 
   private async run(): Promise<void> {

@@ -35,9 +35,10 @@ export function learnDepsFromMemory(memory: Memory, opts: LearnDepsOptions = {})
     clock: systemClock,
     tokens: createTokenCounter(memory.config.tokenizer.encoding),
     llm: opts.llm,
-    // The facade has no public "wake the indexer"; flushing drains the write queue and embeds what is pending.
+    // The facade has no public "wake the indexer"; flushing without the learner drains the write queue and embeds
+    // what is pending.
     notifyIndexer: () => {
-      memory.flush().catch((e: unknown) => opts.onBackgroundError?.(e));
+      memory.flush({ learn: false }).catch((e: unknown) => opts.onBackgroundError?.(e));
     },
     defaultTenant: memory.config.defaultTenant,
     scrub: (text) => scrubber.scrub(text).text,
