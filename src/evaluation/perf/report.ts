@@ -19,7 +19,7 @@ export function renderPerf(r: PerfReport): string {
         'getContext p50/p95/p99 ms': `${s.getContext.p50}/${s.getContext.p95}/${s.getContext.p99}`,
         'RSS MB': f(s.rssMb),
         'DB MB': f(s.dbMb),
-        'ANN recall@10': s.ann ? (s.ann.recallAt10 === null ? `n/a (${s.ann.mode})` : `${s.ann.recallAt10} (${s.ann.mode})`) : '-',
+        'ANN recall@10 (ε 1%)': s.ann ? (s.ann.recallAt10 === null ? `n/a (${s.ann.mode})` : `${s.ann.recallAt10} (${s.ann.nearRecallAt10}) ${s.ann.mode}`) : '-',
         'exact/ANN p95 ms': s.ann ? `${s.ann.exactMs.p95}/${s.ann.annMs.p95}` : '-',
       })),
     ),
