@@ -26,8 +26,12 @@ describe('retrieval signals', () => {
 
   it('a paraphrased query finds its memory by vector where lexical search cannot', async () => {
     const query = 'storage filled up on the machine that compiles our code every night';
-    const lexical = await t.memory.search({ query, k: 3, mode: 'lexical' });
-    expect(lexical.map((h) => h.doc.text)).not.toContain(memories[0]);
+    // Lexical search finds it by no word of its own: at most by "the", which every memory here shares (its
+    // lexical evidence is then ~0, and where it ranks among the other such ties is down to recency).
+    const lexical = await t.memory.search({ query, k: memories.length, mode: 'lexical' });
+    const own = lexical.find((h) => h.doc.text === memories[0]);
+    expect(own?.scores.lexical ?? 0).toBeLessThan(0.01);
+    expect(lexical.some((h) => (h.scores.lexical ?? 0) > 0.05)).toBe(true);
     const hybrid = await t.memory.search({ query, k: 1 });
     expect(hybrid[0]!.doc.text).toBe(memories[0]);
     expect(hybrid[0]!.scores.vector).not.toBeNull();
