@@ -89,7 +89,8 @@ export interface Memory {
    */
   warm(tenant?: string): Promise<void>;
   onIndexProgress(listener: (p: IndexerProgress) => void): () => void;
-  embeddingBacklog(): Promise<number>;
+  /** Texts waiting for a vector (lexical search already finds them); with `upTo`, counted up to there. */
+  embeddingBacklog(opts?: { upTo?: number }): Promise<number>;
   close(): Promise<void>;
   /** Positive/negative query → response examples from feedback (seed 003), and guidance built from them. */
   readonly examples: ExamplesApi;
@@ -290,8 +291,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       indexer.on('progress', listener);
       return () => indexer.off('progress', listener);
     },
-    embeddingBacklog() {
-      return storage.embeddingBacklog();
+    async embeddingBacklog(opts = {}) {
+      if (opts.upTo !== undefined && !(Number.isInteger(opts.upTo) && opts.upTo > 0)) {
+        throw new EngramError('VALIDATION', 'invalid embeddingBacklog: upTo: a positive integer', { issues: [{ path: 'upTo', message: 'a positive integer' }] });
+      }
+      return storage.embeddingBacklog(opts);
     },
     // --- learn wiring (issue B) ---
     learn: learnEngine.learn,

@@ -181,6 +181,10 @@ export function describeSearch(h: StorageHarness): void {
       await h.storage.appendEvents([e1, e2, e3]);
       await h.storage.putFact(makeFact({ text: 'third text' }));
       expect(await h.storage.embeddingBacklog()).toBe(3);
+      // Counted up to a cap: the equal texts still count once.
+      expect(await h.storage.embeddingBacklog({ upTo: 2 })).toBe(2);
+      expect(await h.storage.embeddingBacklog({ upTo: 3 })).toBe(3);
+      expect(await h.storage.embeddingBacklog({ upTo: 10 })).toBe(3);
       const pending = await h.storage.pendingEmbeddings(10);
       expect(pending).toEqual([
         { contentHash: e1.contentHash, text: 'first text' },

@@ -1,7 +1,9 @@
 /** Every route over real HTTP on loopback, on a SQLite file with the real embedder. */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestMemory } from '../../../testing/memory-fixture.js';
 import { createApp } from './app.js';
+import { READY_BACKLOG_CAP } from './routes/health.js';
 import { parseServerOptions } from './options.js';
 import { startTestServer, type TestServer } from './server.test-support.js';
 
@@ -191,6 +193,21 @@ describe('service endpoints and logs', () => {
     const res = await app.request('/readyz');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: 'draining', storage: 'ok', embedder: 'ok' });
+  });
+
+  it('counts the embedding backlog on /readyz only up to its cap, and says when it stopped there', async () => {
+    const tm = await openTestMemory({ indexing: { background: false }, learn: { engine: { background: false } } });
+    try {
+      const app = createApp({ memory: tm.memory, options: parseServerOptions({}), logger: pino({ level: 'silent' }), isDraining: () => false });
+      await tm.memory.logEvent({ type: 'note', content: 'one waiting text' });
+      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embeddingBacklog: 1, embeddingBacklogAtLeast: false });
+      await tm.memory.logEvents(Array.from({ length: READY_BACKLOG_CAP }, (_, i) => ({ type: 'note' as const, content: `waiting text ${i}` })));
+      expect(await tm.memory.embeddingBacklog()).toBe(READY_BACKLOG_CAP + 1);
+      await expect(tm.memory.embeddingBacklog({ upTo: 0 })).rejects.toMatchObject({ code: 'VALIDATION' });
+      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embeddingBacklog: READY_BACKLOG_CAP, embeddingBacklogAtLeast: true });
+    } finally {
+      await tm.cleanup();
+    }
   });
 
   it('logs one line per request with id, method, route, status and duration, and never contents, queries or keys', async () => {

@@ -35,8 +35,14 @@ export async function pendingEmbeddings(ctx: PgContext, limit: number): Promise<
   }
 }
 
-export async function embeddingBacklog(ctx: PgContext): Promise<number> {
-  const row = await ctx.db.one<{ n: string | number }>(sql(`SELECT COUNT(DISTINCT d.content_hash) AS n FROM engram.docs d WHERE ${MISSING_VECTOR}`, ctx.model));
+export async function embeddingBacklog(ctx: PgContext, upTo?: number): Promise<number> {
+  if (upTo !== undefined && upTo <= 0) return 0;
+  const row =
+    upTo === undefined
+      ? await ctx.db.one<{ n: string | number }>(sql(`SELECT COUNT(DISTINCT d.content_hash) AS n FROM engram.docs d WHERE ${MISSING_VECTOR}`, ctx.model))
+      : await ctx.db.one<{ n: string | number }>(
+          sql(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT d.content_hash FROM engram.docs d WHERE ${MISSING_VECTOR} LIMIT ?) s`, ctx.model, upTo),
+        );
   return num(row?.n ?? 0);
 }
 

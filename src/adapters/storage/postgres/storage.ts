@@ -206,8 +206,8 @@ export class PostgresStorage implements Storage {
   pendingEmbeddings(limit: number): Promise<PendingEmbedding[]> {
     return this.run('pendingEmbeddings', (c) => embeddings.pendingEmbeddings(c, limit));
   }
-  embeddingBacklog(): Promise<number> {
-    return this.run('embeddingBacklog', (c) => embeddings.embeddingBacklog(c));
+  embeddingBacklog(opts: { upTo?: number } = {}): Promise<number> {
+    return this.run('embeddingBacklog', (c) => embeddings.embeddingBacklog(c, opts.upTo));
   }
   putEmbeddings(rows: readonly { contentHash: string; vector: Float32Array }[]): Promise<void> {
     return this.run('putEmbeddings', (c) => embeddings.putEmbeddings(c, rows));

@@ -38,13 +38,27 @@ function pendingIn(ctx: StoreContext, limit: number): PendingEmbedding[] {
   return [...out.values()];
 }
 
-export function embeddingBacklog(ctx: StoreContext): number {
+export function embeddingBacklog(ctx: StoreContext, upTo?: number): number {
   return snapshot(ctx, () => {
-    const row = ctx.stmts
-      .get(`SELECT COUNT(DISTINCT d.content_hash) AS n, MIN(d.doc_id) AS first FROM docs d WHERE d.doc_id > ? AND ${MISSING_VECTOR}`)
-      .get(ctx.cursor.embeddedThrough, ctx.model) as { n: number; first: number | null };
-    advanceCursor(ctx, row.first ?? undefined);
-    return row.n;
+    if (upTo === undefined) {
+      const row = ctx.stmts
+        .get(`SELECT COUNT(DISTINCT d.content_hash) AS n, MIN(d.doc_id) AS first FROM docs d WHERE d.doc_id > ? AND ${MISSING_VECTOR}`)
+        .get(ctx.cursor.embeddedThrough, ctx.model) as { n: number; first: number | null };
+      advanceCursor(ctx, row.first ?? undefined);
+      return row.n;
+    }
+    if (upTo <= 0) return 0;
+    // Distinct hashes in doc order, stopping at `upTo`: the scan ends as soon as that many are found.
+    const n = ctx.stmts
+      .get(`SELECT COUNT(*) FROM (SELECT DISTINCT d.content_hash FROM docs d WHERE d.doc_id > ? AND ${MISSING_VECTOR} LIMIT ?)`)
+      .pluck()
+      .get(ctx.cursor.embeddedThrough, ctx.model, upTo) as number;
+    const first = ctx.stmts
+      .get(`SELECT d.doc_id FROM docs d WHERE d.doc_id > ? AND ${MISSING_VECTOR} ORDER BY d.doc_id LIMIT 1`)
+      .pluck()
+      .get(ctx.cursor.embeddedThrough, ctx.model) as number | undefined;
+    advanceCursor(ctx, first);
+    return n;
   });
 }
 

@@ -190,8 +190,8 @@ export class SqliteStorage implements Storage {
   async pendingEmbeddings(limit: number): Promise<PendingEmbedding[]> {
     return this.run('pendingEmbeddings', (c) => embeddings.pendingEmbeddings(c, limit));
   }
-  async embeddingBacklog(): Promise<number> {
-    return this.run('embeddingBacklog', (c) => embeddings.embeddingBacklog(c));
+  async embeddingBacklog(opts: { upTo?: number } = {}): Promise<number> {
+    return this.run('embeddingBacklog', (c) => embeddings.embeddingBacklog(c, opts.upTo));
   }
   async putEmbeddings(rows: readonly { contentHash: string; vector: Float32Array }[]): Promise<void> {
     this.run('putEmbeddings', (c) => embeddings.putEmbeddings(c, rows));

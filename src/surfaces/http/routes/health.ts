@@ -8,13 +8,23 @@ import { json } from '../schemas/responses.js';
 
 const tags = ['health'];
 const CHECK_TIMEOUT_MS = 2_000;
+/**
+ * Readiness counts the embedding backlog only up to here: a probe must stay cheap, and the full count reads
+ * every waiting doc (about 1.6 s at a million on the embedded store, holding its thread meanwhile).
+ */
+export const READY_BACKLOG_CAP = 10_000;
 
 const readiness = z
   .object({
     status: z.enum(['ready', 'not_ready', 'draining']),
     storage: z.enum(['ok', 'failed']),
     embedder: z.enum(['ok', 'failed']),
-    embeddingBacklog: z.number().int().optional().openapi({ description: 'texts waiting for a vector (lexical search already finds them)' }),
+    embeddingBacklog: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: `texts waiting for a vector (lexical search already finds them), counted up to ${READY_BACKLOG_CAP.toLocaleString('en-US')}` }),
+    embeddingBacklogAtLeast: z.boolean().optional().openapi({ description: 'true when the count stopped at its cap: at least that many are waiting' }),
   })
   .openapi('Readiness');
 
@@ -44,7 +54,7 @@ function register(app: EngramApp, { memory, isDraining }: RouteContext): void {
     }),
     async (c) => {
       const [backlog, embedder] = await Promise.all([
-        withTimeout(memory.embeddingBacklog()),
+        withTimeout(memory.embeddingBacklog({ upTo: READY_BACKLOG_CAP })),
         withTimeout(memory.embedder.init()),
       ]);
       const storageOk = typeof backlog === 'number';
@@ -54,7 +64,7 @@ function register(app: EngramApp, { memory, isDraining }: RouteContext): void {
         status,
         storage: storageOk ? 'ok' : 'failed',
         embedder: embedderOk ? 'ok' : 'failed',
-        ...(storageOk ? { embeddingBacklog: backlog } : {}),
+        ...(storageOk ? { embeddingBacklog: backlog, embeddingBacklogAtLeast: backlog >= READY_BACKLOG_CAP } : {}),
       } as const;
       return status === 'ready' ? c.json(body, 200) : c.json(body, 503);
     },
