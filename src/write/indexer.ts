@@ -168,25 +168,25 @@ export class Indexer extends EventEmitter<{ progress: [IndexerProgress]; idle: [
   private async linger(): Promise<void> {
     const ms = this.opts.lingerMs ?? 0;
     if (ms > 0 && !this.urgent && !this.stopped) {
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, ms);
-        this.cutLinger = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
+      await delay(ms, (cut) => (this.cutLinger = cut));
       this.cutLinger = undefined;
     }
     this.urgent = false;
   }
 
+  /** A retry back-off that a write (notify) or a stop cuts short. */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(t);
-        resolve();
-      };
-    });
+    return delay(ms, (cut) => (this.wake = cut));
   }
+}
+
+/** Resolves after `ms`, or at once when the function handed to `onCut` is called. */
+function delay(ms: number, onCut: (cut: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    onCut(() => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
 }
