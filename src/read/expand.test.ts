@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventToDoc } from '../core/docs.js';
 import type { MemoryEvent } from '../core/types.js';
 import { adjacent, authorFactors, expandCandidates, mentionedNames, type ExpandRequest } from './expand.js';
+import { informationPrior } from './turns.js';
 import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
 import { search } from './search.js';
 import { makeEvent, T0 } from './fixtures.test-support.js';
@@ -47,6 +48,7 @@ describe('expandCandidates (SQLite)', () => {
   let store: TestStore;
   let events: MemoryEvent[];
   const now = T0 + 1_000_000;
+  // The conversation steps (turns.ts) are off unless a test turns them on: each test measures one step.
   const req = (over: Partial<ExpandRequest> = {}): ExpandRequest => ({
     tenant: 't1',
     query: 'What did Bob paint?',
@@ -54,6 +56,7 @@ describe('expandCandidates (SQLite)', () => {
     rescore: (_c, r) => r,
     scoreNew: (_c, r) => ({ ...emptyBreakdown(), relevance: r, final: r }),
     ...over,
+    settings: { informationWeight: 0, answerShare: 0, contextShare: 0, ...over.settings },
   });
   const cand = (e: MemoryEvent, relevance: number, docId: number): Candidate => ({
     doc: { ...eventToDoc(e), docId },
@@ -152,6 +155,23 @@ describe('expandCandidates (SQLite)', () => {
     // No date in the query: nothing moves.
     const plain = await expandCandidates(store.storage, req({ settings: { seeds: 0, authorPenalty: 0 } }), [elsewhere, cand(a!, 0.35, 2)]);
     expect(plain.map((c) => c.scores.relevance)).toEqual([0.4, 0.35]);
+  });
+
+  it('applies the conversation steps: the prior lowers a question, its reply gains, only when adjacent in the timeline', async () => {
+    const [q, , a] = events;
+    const added = await store.storage.appendEvents([
+      newEvent({ id: 'evt_dq', sessionId: 'S3', name: 'Dana', content: 'What do you make?', ts: T0 + 4 }),
+      newEvent({ id: 'evt_ea', sessionId: 'S3', name: 'Eve', content: 'Pottery, mostly, and some weaving on weekends.', ts: T0 + 5 }),
+    ]);
+    const [dq, ea] = await store.storage.getEvents('t1', added.map((r) => r.id));
+    const on = { seeds: 0, authorPenalty: 0, informationWeight: 0.04, informationReference: 15, answerShare: 0.5, contextShare: 0 };
+    const out = await expandCandidates(store.storage, req({ query: 'What does Eve make?', settings: on }), [cand(dq!, 0.6, 1), cand(ea!, 0.1, 2)]);
+    const rel = Object.fromEntries(out.map((c) => [c.doc.refId, c.scores.relevance!]));
+    expect(rel.evt_dq).toBeCloseTo(0.6 + informationPrior('Dana: What do you make?', on));
+    expect(rel.evt_ea).toBeCloseTo(0.1 + informationPrior('Eve: Pottery, mostly, and some weaving on weekends.', on) + 0.5 * 0.6);
+    // S1's question and its reply have S2's event between them on the timeline: no answer step.
+    const interleaved = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { ...on, informationWeight: 0 } }), [cand(q!, 0.6, 1), cand(a!, 0.1, 2)]);
+    expect(interleaved.map((c) => c.scores.relevance)).toEqual([0.6, 0.1]);
   });
 
   it('adds no neighbours when the request excludes events, and passes other kinds through', async () => {

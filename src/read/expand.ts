@@ -9,6 +9,8 @@
  *                  in the indexed text ("Name: content"), but a name shared by half a conversation carries almost no IDF and a
  *                  reply that addresses the person ("Wow, Caroline, …") matches it as well as what that person
  *                  said. Only applies when the query names some of the authors in view but not all of them.
+ *   conversation   the information prior, answers and same-author context of turns.ts, in that order, over
+ *                  the top `eventWindow` (50) event candidates.
  *   neighbours     The events up to `reach` (2) turns before and after each of the top `seeds` (3) events, in
  *                  the same session, join the candidates with a share of the seed's relevance (a hit's reply or
  *                  its question often holds the answer in other words: "You drew it? What does it mean to
@@ -17,7 +19,7 @@
  *                                   max(own relevance, shareBefore^d · relevance(seed))   n d turns before it
  *                  (shares 0.7 and 0.6; the best seed wins). Each item stays one event.
  *
- * Cost: one `getEvents` for the top `authorWindow` (20) event candidates (authors, sessions and sequence
+ * Cost: one `getEvents` for the top `eventWindow` (50) event candidates (authors, sessions and sequence
  * numbers), one `queryEvents` per seed (an index range of at most 2·seqSpan + 1 rows of the seed's session around it), and
  * none when no candidate is an event with a session.
  *
@@ -35,13 +37,27 @@ import type { FilterNode } from '../core/filter.js';
 import type { DocKind, MemoryEvent } from '../core/types.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import { words } from './text.js';
+import { clamp01 } from './score.js';
+import { answerQuestions, informationPrior, sameAuthorContext, timelinePositions } from './turns.js';
 import { queryTimeWindow, timeFactor } from './time-window.js';
 import type { Candidate } from './types.js';
 
 export interface ExpandSettings {
-  /** How many top event candidates have their events loaded (authors, neighbour seeds). */
+  /** How many top event candidates the author field looks at. */
   authorWindow: number;
   authorPenalty: number;
+  /** Weight of the information prior (per unit of ln(1 + stated words)); 0 turns it off. */
+  informationWeight: number;
+  /** Stated words from which on the information prior is 0 (memories stating fewer lose relevance). */
+  informationReference: number;
+  /** How many top event candidates have their events loaded (answers, context, neighbour seeds). */
+  eventWindow: number;
+  /** Share of a question's relevance its answer (the next event of the session) gains; 0 turns it off. */
+  answerShare: number;
+  /** Share of the relevance of the same author's events nearby (same session) an event gains; 0: off. */
+  contextShare: number;
+  /** How many timeline positions away such events may be. */
+  contextReach: number;
   /** How many top events have their session neighbours fetched. */
   seeds: number;
   shareBefore: number;
@@ -55,6 +71,12 @@ export interface ExpandSettings {
 export const EXPAND_DEFAULTS: Readonly<ExpandSettings> = {
   authorWindow: 20,
   authorPenalty: 0.2,
+  informationWeight: 0.04,
+  informationReference: 15,
+  eventWindow: 50,
+  answerShare: 0.5,
+  contextShare: 0.2,
+  contextReach: 2,
   seeds: 3,
   shareBefore: 0.6,
   shareAfter: 0.7,
@@ -114,28 +136,39 @@ export function adjacent(events: readonly MemoryEvent[], seq: number): { before?
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
 /**
- * Applies the author field and adds session neighbours (see above); returns the candidates re-sorted by
+ * Applies the author field, the time window and the conversation steps, and adds session neighbours (see
+ * above); returns the candidates re-sorted by
  * `final`. Candidates that are not events pass through unchanged.
  */
 export async function expandCandidates<C extends Candidate>(storage: Storage, req: ExpandRequest, ranked: readonly C[]): Promise<Candidate[]> {
   const s = { ...EXPAND_DEFAULTS, ...req.settings };
-  const head = ranked.filter((c) => c.doc.kind === 'event').slice(0, s.authorWindow);
+  const head = ranked.filter((c) => c.doc.kind === 'event').slice(0, Math.max(s.authorWindow, s.eventWindow));
   const when = queryTimeWindow(req.query, req.now);
   if (head.length === 0 && when === undefined) return [...ranked];
   const known = new Map(head.filter((c) => c.event).map((c) => [c.doc.refId, c.event!]));
   const missing = head.map((c) => c.doc.refId).filter((id) => !known.has(id));
   if (missing.length > 0) for (const e of await storage.getEvents(req.tenant, missing)) known.set(e.id, e);
 
-  // Author field.
-  const factors = s.authorPenalty > 0 ? authorFactors(req.query, new Map(head.map((c) => [c.doc.refId, known.get(c.doc.refId)?.name])), s.authorPenalty) : new Map<string, number>();
+  // Author field and time window (factors), then the information prior (a shift).
+  const authored = head.slice(0, s.authorWindow);
+  const factors = s.authorPenalty > 0 ? authorFactors(req.query, new Map(authored.map((c) => [c.doc.refId, known.get(c.doc.refId)?.name])), s.authorPenalty) : new Map<string, number>();
+  /** Event id → its relevance after the factors, before the prior: what its answer inherits. */
+  const factored = new Map<string, number>();
   // The loaded events ride along (getContext renders from them instead of loading them again).
   const out: Candidate[] = ranked.map((c) => {
     const withEvent = c.doc.kind === 'event' && !c.event && known.has(c.doc.refId) ? { ...c, event: known.get(c.doc.refId) } : c;
-    const f = (c.doc.kind === 'event' ? (factors.get(c.doc.refId) ?? 1) : 1) * timeFactor(c.doc.ts, when);
-    if (f === 1 || c.scores.relevance === null) return withEvent;
-    const relevance = Math.min(1, c.scores.relevance * f);
+    if (c.scores.relevance === null) return withEvent;
+    const isEvent = c.doc.kind === 'event';
+    const f = (isEvent ? (factors.get(c.doc.refId) ?? 1) : 1) * timeFactor(c.doc.ts, when);
+    const scaled = Math.min(1, c.scores.relevance * f);
+    if (isEvent) factored.set(c.doc.refId, scaled);
+    const relevance = isEvent ? clamp01(scaled + informationPrior(c.doc.text, s)) : scaled;
+    if (relevance === c.scores.relevance) return withEvent;
     return { ...withEvent, scores: { ...c.scores, relevance, final: req.rescore(c, relevance) } };
   });
+  const positions = timelinePositions(out, known);
+  if (s.answerShare > 0) answerQuestions(out, positions, factored, s.answerShare, req.rescore);
+  if (s.contextShare > 0) sameAuthorContext(out, positions, s.contextShare, s.contextReach, req.rescore);
   out.sort(byFinal);
 
   // Session neighbours.
