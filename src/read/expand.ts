@@ -137,8 +137,7 @@ const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
 /**
  * Applies the author field, the time window and the conversation steps, and adds session neighbours (see
- * above); returns the candidates re-sorted by
- * `final`. Candidates that are not events pass through unchanged.
+ * above); returns the candidates re-sorted by `final`. Candidates that are not events get the time window only.
  */
 export async function expandCandidates<C extends Candidate>(storage: Storage, req: ExpandRequest, ranked: readonly C[]): Promise<Candidate[]> {
   const s = { ...EXPAND_DEFAULTS, ...req.settings };
