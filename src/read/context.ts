@@ -2,7 +2,7 @@
  * buildContext(): the read path end to end (seed 000's hybrid recipe with seed 002's scoring).
  *
  *   query → route → candidates (episodic window + lexical/vector + graph hops) → fuse → score (outcome-aware)
- *   → rerank → author field + session neighbours (expand.ts) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
+ *   → rerank → author field, conversation steps + session neighbours (expand.ts) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
  *   → render (JSON items + prompt text) → retrieval record
  *
  * Issue B: closed episodes are candidates like any memory and come back with their outcome, root cause,
@@ -217,7 +217,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   return { window, semantic, sem };
 }
 
-/** Author field and session neighbours (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
+/** Author field, time window, conversation steps and session neighbours (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
 async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], cutoff: number | undefined): Promise<Candidate[]> {
   const req = expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds }, p.config.scoring, p.route, p.now);
   const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));

@@ -1,6 +1,6 @@
 /**
  * search(): query → route → candidates (lexical + vector) → fuse → Generative-Agents score → optional rerank
- * → (hybrid) author field and session neighbours (expand.ts) → top k. No window, no budget: this is the
+ * → (hybrid) author field, conversation steps and session neighbours (expand.ts) → top k. No window, no budget: this is the
  * ranked-list API under `buildContext`.
  */
 import { parseContextConfig, type ContextConfig } from '../core/config.js';
