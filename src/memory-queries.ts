@@ -1,5 +1,6 @@
 /** Turns the facade's friendly query inputs into validated storage/read requests. */
 import { z } from 'zod';
+import { conversationSchema } from './core/config.js';
 import { parseFilter } from './core/filter.js';
 import { DOC_KINDS, EVENT_TYPES } from './core/types.js';
 import { parseWith } from './core/validate.js';
@@ -61,6 +62,7 @@ const searchSchema = z
     filter: z.record(z.string(), z.unknown()).optional(),
     mode: z.enum(['hybrid', 'vector', 'lexical']).default('hybrid'),
     rerank: z.boolean().default(true),
+    conversation: conversationSchema.optional(),
   })
   .strict();
 
@@ -76,6 +78,7 @@ export function searchRequest(input: SearchInput, tenant: string) {
     k: p.k,
     mode: p.mode,
     rerank: p.rerank,
+    ...(p.conversation ? { conversation: p.conversation } : {}),
     ...(p.kinds ? { kinds: p.kinds } : {}),
     ...(filter ? { filter } : {}),
   };

@@ -35,6 +35,29 @@ export const rerankerSettingsSchema = z
   })
   .strict();
 
+/**
+ * The read path's conversation steps (src/read/turns.ts): an information prior, answers after questions and
+ * same-author context. Tuned on LoCoMo's dev split; 0 turns a step off (e.g. for memories that are not turns of
+ * a conversation).
+ */
+export const conversationSchema = z
+  .object({
+    /** Relevance lost per unit of ln(1 + stated words) below the reference. */
+    information_weight: z.number().min(0).max(1).default(0.04),
+    /** Stated words from which on a memory loses nothing. */
+    information_reference: z.number().int().min(0).max(1000).default(15),
+    /** Share of a question's relevance the next event of its session gains. */
+    answer_share: z.number().min(0).max(2).default(0.5),
+    /** Share of the relevance of the same author's events nearby an event gains. */
+    context_share: z.number().min(0).max(2).default(0.2),
+    /** How many timeline positions away those events may be. */
+    context_reach: z.number().int().min(1).max(10).default(2),
+  })
+  .strict();
+
+export type ConversationConfig = z.output<typeof conversationSchema>;
+export type ConversationInput = z.input<typeof conversationSchema>;
+
 export const semanticRetrievalSchema = z
   .object({
     top_k: positiveInt(200).default(5),
@@ -43,6 +66,7 @@ export const semanticRetrievalSchema = z
     /** Candidates fetched from each index before fusion; defaults to max(50, 4·top_k). */
     candidates: positiveInt(2000).optional(),
     reranker: rerankerSettingsSchema.prefault({}),
+    conversation: conversationSchema.prefault({}),
   })
   .strict();
 

@@ -32,6 +32,7 @@
  * fill slots from the seeds' sessions) and so does category 3 (0.32 → 0.30); ≈ 1.5–3 ms a query on this
  * machine, independent of the store's size.
  */
+import { conversationSchema, type ConversationConfig } from '../core/config.js';
 import { eventToDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { DocKind, MemoryEvent } from '../core/types.js';
@@ -68,15 +69,22 @@ export interface ExpandSettings {
   seqSpan: number;
 }
 
+/** The conversation steps' settings from a context config's `semantic_retrieval.conversation`. */
+export function conversationSettings(c: ConversationConfig): Pick<ExpandSettings, 'informationWeight' | 'informationReference' | 'answerShare' | 'contextShare' | 'contextReach'> {
+  return {
+    informationWeight: c.information_weight,
+    informationReference: c.information_reference,
+    answerShare: c.answer_share,
+    contextShare: c.context_share,
+    contextReach: c.context_reach,
+  };
+}
+
 export const EXPAND_DEFAULTS: Readonly<ExpandSettings> = {
   authorWindow: 20,
   authorPenalty: 0.2,
-  informationWeight: 0.04,
-  informationReference: 15,
+  ...conversationSettings(conversationSchema.parse({})),
   eventWindow: 50,
-  answerShare: 0.5,
-  contextShare: 0.2,
-  contextReach: 2,
   seeds: 3,
   shareBefore: 0.6,
   shareAfter: 0.7,

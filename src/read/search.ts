@@ -3,13 +3,13 @@
  * → (hybrid) author field, conversation steps and session neighbours (expand.ts) → top k. No window, no budget: this is the
  * ranked-list API under `buildContext`.
  */
-import { parseContextConfig, type ContextConfig } from '../core/config.js';
+import { parseContextConfig, type ContextConfig, type ConversationConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
 import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
-import { expandCandidates, type ExpandRequest } from './expand.js';
+import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { docScore, scoreCandidate, type ScoringConfig } from './score.js';
@@ -69,9 +69,11 @@ export function expandRequest(
   scoring: ScoringConfig,
   plan: RoutePlan,
   now: number,
+  conversation: ConversationConfig = DEFAULTS.semantic_retrieval.conversation,
 ): ExpandRequest {
   const rescore = rescorer(scoring, plan, now);
   return {
+    settings: conversationSettings(conversation),
     tenant: req.tenant,
     query,
     scope: req.scope,
@@ -113,6 +115,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, req, DEFAULTS.scoring, plan, now), ranked) : ranked;
+  const expand = expandRequest(req.query, req, DEFAULTS.scoring, plan, now, req.conversation);
+  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expand, ranked) : ranked;
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
 }

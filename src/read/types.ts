@@ -3,7 +3,7 @@
  * `Candidate` is the internal working record that flows through the steps (candidates → fuse → score →
  * rerank → MMR → dedupe → conflicts → budget → render).
  */
-import type { ContextConfig } from '../core/config.js';
+import type { ContextConfig, ConversationConfig } from '../core/config.js';
 import type { NewDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { TokenCounter } from '../core/tokens.js';
@@ -58,6 +58,8 @@ export interface SearchRequest {
   filter?: FilterNode | undefined;
   mode?: RetrievalMode | undefined;
   rerank?: boolean | undefined;
+  /** The conversation steps of hybrid search (defaults: the context config's). */
+  conversation?: ConversationConfig | undefined;
 }
 
 export interface SearchHit {

@@ -6,7 +6,7 @@
  * validates again behind them, so a drift can only make the HTTP layer stricter, never looser.
  */
 import { z } from '@hono/zod-openapi';
-import { contextConfigSchema } from '../../../core/config.js';
+import { contextConfigSchema, conversationSchema } from '../../../core/config.js';
 import { ID_PREFIX, type IdKind } from '../../../core/ids.js';
 import { DOC_KINDS, EVENT_TYPES } from '../../../core/types.js';
 import { eventInputSchema, factInputSchema, normalizeKeys } from '../../../write/input.js';
@@ -105,6 +105,7 @@ export const searchBody = z
         filter: filterField,
         mode: z.enum(['hybrid', 'vector', 'lexical']).optional().openapi({ description: 'default hybrid' }),
         rerank: z.boolean().optional().openapi({ description: 'default true' }),
+        conversation: conversationSchema.optional().openapi({ description: "hybrid mode's conversation steps; 0 turns a step off" }),
       })
       .strict(),
   )
