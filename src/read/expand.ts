@@ -9,8 +9,8 @@
  *                  in the indexed text ("Name: content"), but a name shared by half a conversation carries almost no IDF and a
  *                  reply that addresses the person ("Wow, Caroline, …") matches it as well as what that person
  *                  said. Only applies when the query names some of the authors in view but not all of them.
- *   conversation   the information prior, answers and same-author context of turns.ts, in that order, over
- *                  the top `eventWindow` (50) event candidates.
+ *   conversation   the information prior of turns.ts on every event candidate, then its answers and
+ *                  same-author context among the top `eventWindow` (50) event candidates, whose events are loaded.
  *   neighbours     The events up to `reach` (2) turns before and after each of the top `seeds` (3) events, in
  *                  the same session, join the candidates with a share of the seed's relevance (a hit's reply or
  *                  its question often holds the answer in other words: "You drew it? What does it mean to
@@ -156,13 +156,32 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
   const missing = head.map((c) => c.doc.refId).filter((id) => !known.has(id));
   if (missing.length > 0) for (const e of await storage.getEvents(req.tenant, missing)) known.set(e.id, e);
 
-  // Author field and time window (factors), then the information prior (a shift).
   const authored = head.slice(0, s.authorWindow);
   const factors = s.authorPenalty > 0 ? authorFactors(req.query, new Map(authored.map((c) => [c.doc.refId, known.get(c.doc.refId)?.name])), s.authorPenalty) : new Map<string, number>();
-  /** Event id → its relevance after the factors, before the prior: what its answer inherits. */
+  const { out, factored } = reweigh(ranked, known, factors, when, s, req.rescore);
+  const positions = timelinePositions(out, known);
+  if (s.answerShare > 0) answerQuestions(out, positions, factored, s.answerShare, req.rescore);
+  if (s.contextShare > 0) sameAuthorContext(out, positions, s.contextShare, s.contextReach, req.rescore);
+  out.sort(byFinal);
+  if (s.seeds <= 0 || (req.kinds && !req.kinds.includes('event'))) return out;
+  return addNeighbours(storage, req, s, out, known);
+}
+
+/**
+ * The author and time factors, then the information prior (a shift, events only). Returns the candidates with
+ * their loaded events riding along (getContext renders from them instead of loading them again), and each
+ * event's relevance after the factors and before the prior: what its answer inherits.
+ */
+function reweigh(
+  ranked: readonly Candidate[],
+  known: ReadonlyMap<string, MemoryEvent>,
+  factors: ReadonlyMap<string, number>,
+  when: ReturnType<typeof queryTimeWindow>,
+  s: ExpandSettings,
+  rescore: ExpandRequest['rescore'],
+): { out: Candidate[]; factored: Map<string, number> } {
   const factored = new Map<string, number>();
-  // The loaded events ride along (getContext renders from them instead of loading them again).
-  const out: Candidate[] = ranked.map((c) => {
+  const out = ranked.map((c): Candidate => {
     const withEvent = c.doc.kind === 'event' && !c.event && known.has(c.doc.refId) ? { ...c, event: known.get(c.doc.refId) } : c;
     if (c.scores.relevance === null) return withEvent;
     const isEvent = c.doc.kind === 'event';
@@ -171,15 +190,13 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
     if (isEvent) factored.set(c.doc.refId, scaled);
     const relevance = isEvent ? clamp01(scaled + informationPrior(c.doc.text, s)) : scaled;
     if (relevance === c.scores.relevance) return withEvent;
-    return { ...withEvent, scores: { ...c.scores, relevance, final: req.rescore(c, relevance) } };
+    return { ...withEvent, scores: { ...c.scores, relevance, final: rescore(c, relevance) } };
   });
-  const positions = timelinePositions(out, known);
-  if (s.answerShare > 0) answerQuestions(out, positions, factored, s.answerShare, req.rescore);
-  if (s.contextShare > 0) sameAuthorContext(out, positions, s.contextShare, s.contextReach, req.rescore);
-  out.sort(byFinal);
+  return { out, factored };
+}
 
-  // Session neighbours.
-  if (s.seeds <= 0 || (req.kinds && !req.kinds.includes('event'))) return out;
+/** Session neighbours of the top `seeds` events (see above), merged into `out`; re-sorted by `final`. */
+async function addNeighbours(storage: Storage, req: ExpandRequest, s: ExpandSettings, out: Candidate[], known: ReadonlyMap<string, MemoryEvent>): Promise<Candidate[]> {
   const seeds = out
     .filter((c) => c.doc.kind === 'event' && c.doc.sessionId && known.has(c.doc.refId))
     .slice(0, s.seeds);

@@ -1,7 +1,7 @@
 /**
  * search(): query → route → candidates (lexical + vector) → fuse → Generative-Agents score → optional rerank
- * → (hybrid) author field, conversation steps and session neighbours (expand.ts) → top k. No window, no budget: this is the
- * ranked-list API under `buildContext`.
+ * → (hybrid) author field, conversation steps and session neighbours (expand.ts) → top k. No window, no
+ * budget: this is the ranked-list API under `buildContext`.
  */
 import { parseContextConfig, type ContextConfig, type ConversationConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
@@ -115,7 +115,6 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const expand = expandRequest(req.query, req, DEFAULTS.scoring, plan, now, req.conversation);
-  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expand, ranked) : ranked;
+  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, req, DEFAULTS.scoring, plan, now, req.conversation), ranked) : ranked;
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
 }
