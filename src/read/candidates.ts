@@ -13,6 +13,7 @@ import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, EventQuery, ScopeFilter, Storage } from '../ports/storage.js';
 import { calibrateVector, fuse, lexicalCeiling, type Fused, type VectorCalibration } from './fuse.js';
 import { cosine } from './mmr.js';
+import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens, words } from './text.js';
 import type { RetrievalMode } from './types.js';
 
@@ -88,6 +89,8 @@ export interface SemanticRequest {
   k: number;
   mode: RetrievalMode;
   now: number;
+  /** When the query asks, the vector evidence of a memory that asks is cut by this share (fuse.ts); 0: off. */
+  questionDiscount?: number | undefined;
 }
 
 export interface SemanticCandidates {
@@ -179,9 +182,16 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       exact,
       cosines: useVector ? cosines : undefined,
       vectorPool: useVector ? pool : undefined,
+      vectorKeep: useVector ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     },
   );
   return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events: lexLoaded.events };
+}
+
+/** Per doc, the share of its vector evidence kept under the question discount (fuse.ts); undefined: all of it. */
+export function questionForm(query: string, docs: readonly Doc[], discount: number): Map<number, number> | undefined {
+  if (discount <= 0 || !asksQuestion(query)) return undefined;
+  return new Map(docs.map((d) => [d.docId, 1 - discount * statementProfile(d.text).questionShare]));
 }
 
 /** The timeline events behind event docs (tool, args, result, name), keyed by id. */

@@ -187,6 +187,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
           k: p.pool,
           mode: 'hybrid',
           now,
+          questionDiscount: config.semantic_retrieval.conversation.question_discount,
         })
       : Promise.resolve(emptySemantic()),
   ]);

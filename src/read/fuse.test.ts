@@ -105,6 +105,18 @@ describe('fuse', () => {
   // A 40-doc pool of unrelated memories around cosine 0.3, with a few candidates of interest.
   const background = spread(40, 0.2, 0.4);
 
+  it("scales each doc's vector evidence by the share it keeps (the question form), and nothing else", () => {
+    const input = { cosines: new Map([[1, 0.6], [2, 0.6], [3, 0.6]]), vectorPool: [0.6, 0.6, 0.6, ...background], lexical: new Map([[1, 3]]), lexicalCeiling: 10 };
+    const plain = fuse([1, 2, 3], input);
+    const kept = fuse([1, 2, 3], { ...input, vectorKeep: new Map([[1, 0], [2, 0.5]]) });
+    expect(plain.get(1)!.vector).toBeGreaterThan(0.5);
+    expect(kept.get(1)!.vector).toBe(0);
+    expect(kept.get(1)!.lexical).toBe(plain.get(1)!.lexical);
+    expect(kept.get(1)!.relevance).toBeCloseTo(plain.get(1)!.lexical!, 12);
+    expect(kept.get(2)!.vector).toBeCloseTo(plain.get(2)!.vector! / 2, 12);
+    expect(kept.get(3)).toEqual(plain.get(3));
+  });
+
   it('a paraphrase (vector outlier, no shared words) beats a doc sharing only common words', () => {
     const paraphrase = 1;
     const wordy = 2;

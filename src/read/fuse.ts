@@ -18,6 +18,13 @@
  *             exact(d) = share of the query's code-like tokens (error codes, identifiers, versions: see
  *             `exactTokens`) that d contains verbatim. A memory quoting the exact `ERR_PG_53300` the user typed
  *             is near-certain evidence, however close other memories are in meaning.
+ *   question form  v(d) · (1 − q · asks(d)) when the query asks (statements.ts: a sentence ends in "?" or it opens
+ *             with an interrogative word); asks(d) = the share of d's sentences that ask, q = the question discount
+ *             (`semantic_retrieval.conversation.question_discount`, 1). A small sentence encoder puts a question
+ *             near other questions whatever they are about: "Got any tips for getting started on it?" is among
+ *             USE-lite's nearest memories to "What does Melanie do to destress?". That closeness is the form of
+ *             the question, not evidence of an answer. The lexical evidence of a question is kept: sharing the
+ *             query's rare words puts it on the subject, and its reply inherits from it (turns.ts).
  *   relevance = 1 − (1 − v)(1 − l)     a noisy-OR: either signal alone can make a memory relevant, agreement
  *             makes it more so, and the result stays in 0..1 for the Generative-Agents score.
  * When one signal is unavailable (no query vector, no embedding for the doc yet, lexical-only mode) it is null
@@ -95,6 +102,8 @@ export interface FuseInput {
   cosines?: ReadonlyMap<number, number> | undefined;
   /** Cosines of the vector pool (the K nearest), for calibration. */
   vectorPool?: readonly number[] | undefined;
+  /** Share of its vector evidence each doc keeps (the question form above; docs not listed: all). */
+  vectorKeep?: ReadonlyMap<number, number> | undefined;
 }
 
 export interface Fused {
@@ -111,7 +120,7 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
   const out = new Map<number, Fused>();
   for (const id of docIds) {
     const cos = input.cosines?.get(id);
-    const vector = cal && cos !== undefined ? vectorEvidence(cos, cal) : null;
+    const vector = cal && cos !== undefined ? vectorEvidence(cos, cal) * clamp01(input.vectorKeep?.get(id) ?? 1) : null;
     const bm25 = input.lexical?.get(id);
     const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id)) : null;
     out.set(id, { vector, lexical, relevance: fuseEvidence(vector, lexical) });

@@ -105,6 +105,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     k: pool,
     mode,
     now,
+    questionDiscount: (req.conversation ?? DEFAULTS.semantic_retrieval.conversation).question_discount,
   });
   let ranked = scoreSemantic(sem, DEFAULTS.scoring, plan, now);
   if (req.rerank) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROFILE_CHARS, statementProfile } from './statements.js';
+import { asksQuestion, PROFILE_CHARS, statementProfile } from './statements.js';
 
 describe('statementProfile', () => {
   it('counts the words of sentences that do not ask, and the share of sentences that do', () => {
@@ -19,5 +19,22 @@ describe('statementProfile', () => {
     const head = statementProfile(long.slice(0, PROFILE_CHARS));
     expect(statementProfile(long)).toEqual(head);
     expect(head.statedWords).toBeLessThan(long.split(' ').length / 2);
+  });
+});
+
+describe('asksQuestion', () => {
+  it('is true for a sentence that ends in "?" and for a question written without one', () => {
+    expect(asksQuestion('What did Caroline research?')).toBe(true);
+    expect(asksQuestion('The deploy failed. Why?')).toBe(true);
+    expect(asksQuestion('when did we last rotate the keys')).toBe(true);
+    expect(asksQuestion('  How do I reset the cache')).toBe(true);
+  });
+
+  it('is false for statements and keyword queries, even when they hold an interrogative word later on', () => {
+    expect(asksQuestion('Caroline researched adoption agencies.')).toBe(false);
+    expect(asksQuestion('deploy payments to prod')).toBe(false);
+    expect(asksQuestion('notes on what went wrong')).toBe(false);
+    expect(asksQuestion('whatever works')).toBe(false);
+    expect(asksQuestion('')).toBe(false);
   });
 });

@@ -7,6 +7,9 @@
  *   statedWords     words in the sentences that do not ask
  *   questionShare   asking sentences / all sentences (0 for an empty text)
  *
+ *   asksQuestion    whether a query asks: one of its sentences ends in "?", or it opens with an interrogative
+ *                   word ("what did Caroline research" asks too)
+ *
  * "Caroline: What kind of art do you make?" states nothing and is all question; "Melanie: Pottery, mostly. I
  * took a class last month." states nine words (its label included).
  */
@@ -44,4 +47,11 @@ export const PROFILE_CHARS = 2_000;
 
 export function statementProfile(text: string): StatementProfile {
   return memo.getOrSet(text.length > PROFILE_CHARS ? text.slice(0, PROFILE_CHARS) : text, compute);
+}
+
+/** Words that open a question written without its question mark. */
+const INTERROGATIVE_RE = /^\s*(?:what|when|where|which|who|whom|whose|why|how|did|does|do|is|are|was|were|can|could|should|would|will|has|have|had)\b/iu;
+
+export function asksQuestion(text: string): boolean {
+  return INTERROGATIVE_RE.test(text) || statementProfile(text).questionShare > 0;
 }

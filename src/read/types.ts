@@ -58,7 +58,7 @@ export interface SearchRequest {
   filter?: FilterNode | undefined;
   mode?: RetrievalMode | undefined;
   rerank?: boolean | undefined;
-  /** The conversation steps of hybrid search (defaults: the context config's). */
+  /** The conversation steps of hybrid search and the question discount of every mode (defaults: the context config's). */
   conversation?: ConversationConfig | undefined;
 }
 

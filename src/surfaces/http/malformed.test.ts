@@ -67,7 +67,7 @@ const WRONG: Record<BodyRoute, unknown[]> = {
     { query: '' }, { query: 'x', k: 0 }, { query: 'x', k: 1.5 }, { query: 'x', k: 100_000 }, { query: 'x', mode: 'psychic' }, { query: 'x', kinds: [] },
     { query: 'x', kinds: ['memo'] }, { query: 'x', filter: { importance: { near: 1 } } }, { query: 'x', filter: { or: [] } }, { query: 'x', filter: { importance: {} } },
     { query: 'x', filter: nestNot(13) }, { query: 'x', filter: manyConditions(300) }, { query: 'x', filter: { 'bad key!': 1 } }, { query: 'x', filter: 'tags=a' },
-    { query: 'x', rerank: 'yes' }, { k: 3 }, { query: 'x', conversation: { information_weight: 2 } }, { query: 'x', conversation: 'off' },
+    { query: 'x', rerank: 'yes' }, { k: 3 }, { query: 'x', conversation: { information_weight: 2 } }, { query: 'x', conversation: { question_discount: -1 } }, { query: 'x', conversation: 'off' },
   ],
   context: [
     { query: '' }, { query: 'x', episodic_window: { mode: 'bogus' } }, { query: 'x', episodic_window: { n: -1 } }, { query: 'x', merge_policy: { token_budget: 0 } },

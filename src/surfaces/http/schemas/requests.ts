@@ -105,7 +105,7 @@ export const searchBody = z
         filter: filterField,
         mode: z.enum(['hybrid', 'vector', 'lexical']).optional().openapi({ description: 'default hybrid' }),
         rerank: z.boolean().optional().openapi({ description: 'default true' }),
-        conversation: conversationSchema.optional().openapi({ description: "hybrid mode's conversation steps; 0 turns a step off" }),
+        conversation: conversationSchema.optional().openapi({ description: 'the conversation steps (hybrid mode) and the question discount (every mode); 0 turns each off' }),
       })
       .strict(),
   )
