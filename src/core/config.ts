@@ -52,6 +52,8 @@ export const conversationSchema = z
     context_share: z.number().min(0).max(2).default(0.2),
     /** How many timeline positions away those events may be. */
     context_reach: z.number().int().min(1).max(10).default(2),
+    /** Relevance gained by the events of an author the query names (when it names some, not all, in view). */
+    author_bonus: z.number().min(0).max(1).default(0.15),
     /** When the query asks: share of a memory's vector evidence lost per unit of its question share. */
     question_discount: z.number().min(0).max(1).default(1),
   })

@@ -2,7 +2,7 @@
  * buildContext(): the read path end to end (seed 000's hybrid recipe with seed 002's scoring).
  *
  *   query → route → candidates (episodic window + lexical/vector + graph hops) → fuse → score (outcome-aware)
- *   → rerank → author field, conversation steps + session neighbours (expand.ts) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
+ *   → rerank → time window, conversation steps, session neighbours + author field (expand.ts) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
  *   → render (JSON items + prompt text) → retrieval record
  *
  * Issue B: closed episodes are candidates like any memory and come back with their outcome, root cause,

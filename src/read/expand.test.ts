@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventToDoc } from '../core/docs.js';
 import type { MemoryEvent } from '../core/types.js';
-import { adjacent, authorFactors, expandCandidates, mentionedNames, type ExpandRequest } from './expand.js';
+import { adjacent, expandCandidates, favourNamedAuthors, mentionedNames, namedAuthors, type ExpandRequest } from './expand.js';
 import { informationPrior } from './turns.js';
 import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
 import { search } from './search.js';
@@ -18,18 +18,32 @@ describe('mentionedNames', () => {
   });
 });
 
-describe('authorFactors', () => {
-  const authors = new Map<string, string | undefined>([
-    ['a', 'Caroline'],
-    ['b', 'Melanie'],
-    ['c', undefined],
-  ]);
-  it('penalises events by authors the query does not name when it names some of them', () => {
-    expect(Object.fromEntries(authorFactors('What did Caroline paint?', authors, 0.2))).toEqual({ a: 1, b: 0.8, c: 1 });
+describe('the author field', () => {
+  const said = (name: string | undefined, relevance: number, id: string): Candidate => ({
+    doc: { ...eventToDoc(makeEvent({ id, content: `${id} text`, name })), docId: undefined },
+    origin: 'semantic',
+    event: makeEvent({ id, content: `${id} text`, name }),
+    scores: { ...emptyBreakdown(), relevance, final: relevance },
   });
-  it('changes nothing when the query names every author, or none', () => {
-    expect([...authorFactors('Do Caroline and Melanie both paint?', authors, 0.2).values()]).toEqual([1, 1, 1]);
-    expect([...authorFactors('Who paints?', authors, 0.2).values()]).toEqual([1, 1, 1]);
+  const candidates = [said('Melanie', 0.6, 'evt_m'), said('Caroline', 0.5, 'evt_c'), said(undefined, 0.55, 'evt_n'), said('Caroline', 0.95, 'evt_c2')];
+
+  it('finds the authors the query names among those in view, when it names some but not all', () => {
+    expect([...namedAuthors('What did Caroline paint?', candidates)]).toEqual(['Caroline']);
+    expect(namedAuthors('Do Caroline and Melanie both paint?', candidates).size).toBe(0);
+    expect(namedAuthors('Who paints?', candidates).size).toBe(0);
+    // A name no candidate has is not "in view".
+    expect(namedAuthors('What did Gina paint?', candidates).size).toBe(0);
+  });
+
+  it("raises the named author's events by the bonus (capped at 1) and re-sorts; others and authorless events keep theirs", () => {
+    const out = favourNamedAuthors('What did Caroline paint?', [...candidates], 0.15, (_c, r) => r);
+    expect(out.map((c) => [c.event!.id, c.scores.relevance])).toEqual([
+      ['evt_c2', 1],
+      ['evt_c', 0.65],
+      ['evt_m', 0.6],
+      ['evt_n', 0.55],
+    ]);
+    expect(favourNamedAuthors('Who paints?', [...candidates], 0.15, (_c, r) => r)).toEqual(candidates);
   });
 });
 
@@ -111,19 +125,23 @@ describe('expandCandidates (SQLite)', () => {
 
   it('lifts a candidate that is also a neighbour only when the inherited relevance is higher', async () => {
     const [q, , a] = events;
-    const out = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, authorPenalty: 0 } }), [cand(q!, 0.9, 1), cand(a!, 0.2, 2)]);
+    const out = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, authorBonus: 0 } }), [cand(q!, 0.9, 1), cand(a!, 0.2, 2)]);
     expect(out.find((c) => c.doc.refId === 'evt_a')!.scores.relevance).toBeCloseTo(0.45);
-    const kept = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, authorPenalty: 0 } }), [cand(q!, 0.9, 1), cand(a!, 0.6, 2)]);
+    const kept = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, authorBonus: 0 } }), [cand(q!, 0.9, 1), cand(a!, 0.6, 2)]);
     expect(kept.find((c) => c.doc.refId === 'evt_a')!.scores.relevance).toBe(0.6);
   });
 
-  it('ranks the named author above an equally relevant reply addressed to them', async () => {
+  it('ranks the named author above an equally relevant reply addressed to them, after the neighbours are in', async () => {
     const [q, , a] = events;
     const out = await expandCandidates(store.storage, req({ settings: { seeds: 0 } }), [cand(q!, 0.5, 1), cand(a!, 0.5, 2)]);
     expect(out.map((c) => [c.doc.refId, c.scores.relevance])).toEqual([
-      ['evt_a', 0.5],
-      ['evt_q', 0.4],
+      ['evt_a', 0.65],
+      ['evt_q', 0.5],
     ]);
+    // Alice's question is the seed; Bob's reply joins as its neighbour with 0.5 of the seed's relevance before the
+    // bonus (0.4), then gains the bonus as Bob's: 0.55 — and the turn after it, Alice's again, gains nothing.
+    const withNeighbours = await expandCandidates(store.storage, req({ settings: { seeds: 1, shareAfter: 0.5, reach: 2 } }), [cand(q!, 0.8, 1)]);
+    expect(Object.fromEntries(withNeighbours.map((c) => [c.doc.refId, c.scores.relevance]))).toEqual({ evt_q: 0.8, evt_a: 0.55, evt_l: 0.2 });
     // The events loaded for the authors ride along, so getContext does not load them again.
     expect(out.map((c) => c.event?.name)).toEqual(['Bob', 'Alice']);
   });
@@ -144,16 +162,16 @@ describe('expandCandidates (SQLite)', () => {
     const onDay = `What did Bob paint on ${day}?`;
     const elsewhere = { ...cand(q!, 0.4, 1), doc: { ...cand(q!, 0.4, 1).doc, ts: T0 - 30 * 86_400_000 } };
     const fact: Candidate = { doc: { ...eventToDoc(a!), kind: 'fact', refId: 'fct_1', docId: 9 }, origin: 'semantic', scores: { ...emptyBreakdown(), relevance: 0.3, final: 0.3 } };
-    const out = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorPenalty: 0 } }), [elsewhere, cand(a!, 0.35, 2), fact]);
+    const out = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorBonus: 0 } }), [elsewhere, cand(a!, 0.35, 2), fact]);
     expect(out.map((c) => [c.doc.refId, c.scores.relevance])).toEqual([
       ['evt_a', 0.7],
       ['fct_1', 0.6],
       ['evt_q', 0.4],
     ]);
-    const capped = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorPenalty: 0 } }), [cand(a!, 0.8, 2)]);
+    const capped = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorBonus: 0 } }), [cand(a!, 0.8, 2)]);
     expect(capped[0]!.scores.relevance).toBe(1);
     // No date in the query: nothing moves.
-    const plain = await expandCandidates(store.storage, req({ settings: { seeds: 0, authorPenalty: 0 } }), [elsewhere, cand(a!, 0.35, 2)]);
+    const plain = await expandCandidates(store.storage, req({ settings: { seeds: 0, authorBonus: 0 } }), [elsewhere, cand(a!, 0.35, 2)]);
     expect(plain.map((c) => c.scores.relevance)).toEqual([0.4, 0.35]);
   });
 
@@ -164,7 +182,7 @@ describe('expandCandidates (SQLite)', () => {
       newEvent({ id: 'evt_ea', sessionId: 'S3', name: 'Eve', content: 'Pottery, mostly, and some weaving on weekends.', ts: T0 + 5 }),
     ]);
     const [dq, ea] = await store.storage.getEvents('t1', added.map((r) => r.id));
-    const on = { seeds: 0, authorPenalty: 0, informationWeight: 0.04, informationReference: 15, answerShare: 0.5, contextShare: 0 };
+    const on = { seeds: 0, authorBonus: 0, informationWeight: 0.04, informationReference: 15, answerShare: 0.5, contextShare: 0 };
     const out = await expandCandidates(store.storage, req({ query: 'What does Eve make?', settings: on }), [cand(dq!, 0.6, 1), cand(ea!, 0.1, 2)]);
     const rel = Object.fromEntries(out.map((c) => [c.doc.refId, c.scores.relevance!]));
     expect(rel.evt_dq).toBeCloseTo(0.6 + informationPrior('Dana: What do you make?', on));

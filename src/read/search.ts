@@ -1,6 +1,6 @@
 /**
- * search(): query → route → candidates (lexical + vector) → fuse → Generative-Agents score → optional rerank
- * → (hybrid) author field, conversation steps and session neighbours (expand.ts) → top k. No window, no
+ * search(): query → route → candidates (lexical + vector) → fuse (question form) → Generative-Agents score → optional rerank
+ * → (hybrid) time window, conversation steps, session neighbours and author field (expand.ts) → top k. No window, no
  * budget: this is the ranked-list API under `buildContext`.
  */
 import { parseContextConfig, type ContextConfig, type ConversationConfig } from '../core/config.js';

@@ -5,7 +5,7 @@
  * `queryTimeWindow`), widened by a day on each side (time zones, a session that ran past midnight). Inside it a memory's
  * relevance is multiplied by 1 + TIME_BOOST (capped at 1): a boost, never a filter, so a memory that only
  * mentions the date, or was written down later, can still win on its words, and one that shares nothing with
- * the query stays low however well it is dated. Applied with the author field (expand.ts), in `search`
+ * the query stays low however well it is dated. Applied first among the timeline steps (expand.ts), in `search`
  * (hybrid) and `getContext`.
  *
  * Measured on LoCoMo (recall@10, categories 1–4, 1,536 questions with evidence): 175 questions name a time

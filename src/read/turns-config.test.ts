@@ -6,7 +6,7 @@ import { search } from './search.js';
 import { indexPending } from './e2e.test-support.js';
 import { informationPrior } from './turns.js';
 
-const OFF = conversationSchema.parse({ information_weight: 0, answer_share: 0, context_share: 0 });
+const OFF = conversationSchema.parse({ information_weight: 0, answer_share: 0, context_share: 0, author_bonus: 0 });
 
 describe('the conversation steps in the config', () => {
   it('defaults to the tuned values, and a context config can set each', () => {
@@ -16,6 +16,7 @@ describe('the conversation steps in the config', () => {
       answer_share: 0.5,
       context_share: 0.2,
       context_reach: 2,
+      author_bonus: 0.15,
       question_discount: 1,
     });
     expect(parseContextConfig({ semantic_retrieval: { conversation: { answer_share: 0 } } }).semantic_retrieval.conversation.answer_share).toBe(0);

@@ -75,6 +75,7 @@ describe('bad input', () => {
     await expectRejected(t.memory.getContext('x', { semantic_retrieval: { conversation: { answer_share: -0.5 } } }), 'VALIDATION', /semantic_retrieval\.conversation\.answer_share/);
     await expectRejected(t.memory.search({ query: 'x', conversation: { context_reach: 0 } }), 'VALIDATION', /conversation\.context_reach/);
     await expectRejected(t.memory.search({ query: 'x', conversation: { question_discount: 1.5 } }), 'VALIDATION', /conversation\.question_discount/);
+    await expectRejected(t.memory.getContext('x', { semantic_retrieval: { conversation: { author_bonus: -0.1 } } }), 'VALIDATION', /conversation\.author_bonus/);
     await expectRejected(t.memory.search({ query: 'x', conversation: { share: 1 } } as never), 'VALIDATION', /conversation/);
     await expectRejected(t.memory.getContext('x', { merge_policy: { token_budget: 'lots' } } as never), 'VALIDATION', /merge_policy\.token_budget/);
     await expectRejected(t.memory.getContext('x', { surprise: true } as never), 'VALIDATION');
