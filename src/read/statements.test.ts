@@ -28,6 +28,8 @@ describe('asksQuestion', () => {
     expect(asksQuestion('The deploy failed. Why?')).toBe(true);
     expect(asksQuestion('when did we last rotate the keys')).toBe(true);
     expect(asksQuestion('  How do I reset the cache')).toBe(true);
+    expect(asksQuestion('did we ever roll back payments')).toBe(true);
+    expect(asksQuestion('is the cache warm')).toBe(true);
   });
 
   it('is false for statements and keyword queries, even when they hold an interrogative word later on', () => {
@@ -35,6 +37,9 @@ describe('asksQuestion', () => {
     expect(asksQuestion('deploy payments to prod')).toBe(false);
     expect(asksQuestion('notes on what went wrong')).toBe(false);
     expect(asksQuestion('whatever works')).toBe(false);
+    // A modal or "do" that opens a request, not a question.
+    expect(asksQuestion('do the deploy after lunch')).toBe(false);
+    expect(asksQuestion('Can the old index.')).toBe(false);
     expect(asksQuestion('')).toBe(false);
   });
 });

@@ -49,8 +49,13 @@ export function statementProfile(text: string): StatementProfile {
   return memo.getOrSet(text.length > PROFILE_CHARS ? text.slice(0, PROFILE_CHARS) : text, compute);
 }
 
-/** Words that open a question written without its question mark. */
-const INTERROGATIVE_RE = /^\s*(?:what|when|where|which|who|whom|whose|why|how|did|does|do|is|are|was|were|can|could|should|would|will|has|have|had)\b/iu;
+/**
+ * How a question written without its question mark opens: a question word, a form of "be" or "have", or a modal
+ * or "do" followed by its subject ("did we …", "can you …"). A modal or "do" before anything else opens a request
+ * ("do the deploy", "can the old index"), which does not ask.
+ */
+const INTERROGATIVE_RE =
+  /^\s*(?:(?:what|when|where|which|who|whom|whose|why|how|is|are|was|were|has|have|had)\b|(?:do|does|did|can|could|should|would|will)\s+(?:i|you|we|they|he|she|it|anyone|someone)\b)/iu;
 
 export function asksQuestion(text: string): boolean {
   return INTERROGATIVE_RE.test(text) || statementProfile(text).questionShare > 0;
