@@ -36,9 +36,10 @@ export const rerankerSettingsSchema = z
   .strict();
 
 /**
- * The read path's conversation steps (src/read/turns.ts): an information prior, answers after questions and
- * same-author context. Tuned on LoCoMo's dev split; 0 turns a step off (e.g. for memories that are not turns of
- * a conversation).
+ * How the read path reads memories as turns of a conversation: the steps of src/read/turns.ts (an information
+ * prior, answers after questions, same-author context), the author field of src/read/expand.ts and the question
+ * form of src/read/fuse.ts. Tuned on LoCoMo's dev split; 0 turns a step off (e.g. for memories that are not
+ * turns of a conversation).
  */
 export const conversationSchema = z
   .object({

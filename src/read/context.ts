@@ -218,7 +218,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   return { window, semantic, sem };
 }
 
-/** Author field, time window, conversation steps and session neighbours (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
+/** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
 async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], cutoff: number | undefined): Promise<Candidate[]> {
   const req = expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation);
   const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));

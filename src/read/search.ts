@@ -95,6 +95,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   const vector = queryVector(deps, req.query, mode);
   vector.catch(() => undefined); // awaited in fetchSemantic; keeps an earlier failure from orphaning it
   const pool = candidatePoolSize(req.k);
+  const conversation = req.conversation ?? DEFAULTS.semantic_retrieval.conversation;
   const sem = await fetchSemantic(deps.storage, {
     tenant: req.tenant,
     scope: req.scope,
@@ -105,7 +106,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     k: pool,
     mode,
     now,
-    questionDiscount: (req.conversation ?? DEFAULTS.semantic_retrieval.conversation).question_discount,
+    questionDiscount: conversation.question_discount,
   });
   let ranked = scoreSemantic(sem, DEFAULTS.scoring, plan, now);
   if (req.rerank) {
@@ -116,6 +117,6 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, req, DEFAULTS.scoring, plan, now, req.conversation), ranked) : ranked;
+  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, req, DEFAULTS.scoring, plan, now, conversation), ranked) : ranked;
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
 }

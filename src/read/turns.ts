@@ -9,7 +9,7 @@
  *                      from `reference` stated words on there is no change, so long memories gain nothing.
  *   answers            the event right after an asking one in the same session gains
  *                      answerShare · questionShare(asker) · relevance(asker)                answerShare = 0.5
- *                      (its relevance after the author and time factors, before the prior). "What kind of
+ *                      (its relevance after the time factor, before the prior). "What kind of
  *                      art do you make?" matches a question about art; the reply "Pottery, mostly." does not.
  *   same-author context  each event gains contextShare · Σ relevance of the events by the same author
  *                      (`name`, absent counts as one author) in the same session within `reach` positions
