@@ -35,6 +35,12 @@ export function renderPerf(r: PerfReport): string {
       ]),
     );
     lines.push(`ratios: ingest ${m.ingestRatio}× sequential, ${m.concurrentIngestRatio}× with ${m.concurrency} in flight, ${m.batchIngestRatio}× through the batch calls; search p95 ${m.searchP95Ratio}× faster`);
+    const w = m.withModel;
+    if (w) {
+      lines.push(
+        `with the model in the loop (USE-lite, ${w.n} adds one at a time): Mem0 add ${w.mem0AddPerSec}/s; Engram durable ack ${w.engramAckPerSec}/s (${w.ackRatio}×), all ${w.n} vector-searchable at ${w.engramIndexedPerSec}/s (${w.indexedRatio}×)`,
+      );
+    }
   }
   if (r.mem0Note) lines.push(r.mem0Note);
   return lines.join('\n');

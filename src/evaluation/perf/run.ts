@@ -16,6 +16,7 @@ import type { Embedder } from '../../ports/embedder.js';
 import { cachedEmbedder } from '../locomo/embed-cache.js';
 import { keepOpen } from '../locomo/engine.js';
 import { openMem0 } from '../mem0/mem0.js';
+import { compareWithModel, type ModelInCallReport } from './model-in-call.js';
 import { poolEmbedder } from './pool-embedder.js';
 import { causes, symptoms, synthEvents, synthQueries } from './synthetic.js';
 import { fileSizeMb, latency, round, rssMb, timeEach, type Latency } from './stats.js';
@@ -25,6 +26,8 @@ export interface PerfOptions {
   queries: number;
   pool: number;
   mem0Size: number;
+  /** Memories in the one-at-a-time comparison with the model in each side's loop (model-in-call.ts); 0: skip. */
+  modelSize: number;
   mem0: boolean;
   ann: boolean;
   cacheDir: string;
@@ -78,6 +81,8 @@ export interface PerfReport {
     searchP95Ratio: number;
     mem0Precision10: number;
     engramPrecision10: number;
+    /** One call at a time with the real model on both sides (model-in-call.ts); null when skipped. */
+    withModel: ModelInCallReport | null;
   };
   mem0Note?: string;
 }
@@ -110,6 +115,12 @@ export async function runPerfBench(opts: PerfOptions): Promise<PerfReport> {
     if (opts.mem0) {
       try {
         mem0 = await compareMem0(vectors, corpus.slice(0, opts.mem0Size), queries.slice(0, Math.min(50, queries.length)), log);
+        if (opts.modelSize > 0) {
+          log(`mem0 and engram: ${opts.modelSize} adds one at a time with the model in the loop…`);
+          // Fresh texts: nothing of them is in any cache.
+          const texts = corpus.slice(0, opts.modelSize).map((c, i) => `${c.content!} (model ${i} ${Date.now()})`);
+          mem0.withModel = await compareWithModel(real, texts, (e) => openEngram(e, true));
+        }
       } catch (e) {
         mem0Note = `Mem0 not run: ${e instanceof Error ? e.message : String(e)}`;
       }
@@ -313,6 +324,7 @@ async function compareMem0(embedder: Embedder, corpus: Corpus, queries: string[]
         searchP95Ratio: round(m.p95 / Math.max(e.p95, 1e-6), 1),
         mem0Precision10: round(p0 / queries.length, 3),
         engramPrecision10: round(pe / queries.length, 3),
+        withModel: null,
       };
     } finally {
       await done();

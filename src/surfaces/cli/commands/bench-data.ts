@@ -51,17 +51,19 @@ export function registerBenchData(program: Command): void {
     .option('--queries <n>', 'queries per size', '200')
     .option('--pool <n>', 'texts embedded by the model; the rest are family vectors plus noise', '3000')
     .option('--mem0-size <n>', 'memories in the Mem0 side-by-side', '20000')
+    .option('--model-size <n>', 'adds one at a time with the real model on both sides (0 skips)', '500')
     .option('--no-mem0', 'skip the Mem0 side-by-side')
     .option('--no-ann', 'skip exact vs ANN recall')
     .option('--chart <file>', 'write an SVG chart of latency vs N')
     .option('--cache <dir>', 'cache dir for embeddings', join(ROOT, '.engram-cache/perf'))
-    .action(async (o: { sizes: string; queries: string; pool: string; mem0Size: string; mem0: boolean; ann: boolean; chart?: string; cache: string }, cmd: Command) => {
+    .action(async (o: { sizes: string; queries: string; pool: string; mem0Size: string; modelSize: string; mem0: boolean; ann: boolean; chart?: string; cache: string }, cmd: Command) => {
       const g = globals(cmd);
       const report = await runPerfBench({
         sizes: parseList('sizes', o.sizes),
         queries: parseList('queries', o.queries)[0]!,
         pool: parseList('pool', o.pool)[0]!,
         mem0Size: parseList('mem0-size', o.mem0Size)[0]!,
+        modelSize: o.modelSize === '0' ? 0 : parseList('model-size', o.modelSize)[0]!,
         mem0: o.mem0,
         ann: o.ann,
         cacheDir: resolve(o.cache),
