@@ -4,7 +4,8 @@
  *
  *   window    the episodic window from the timeline (`queryEvents`): last N events or the last T minutes of
  *             the task/session, with the window's own filters and the read-time episodic TTL;
- *   semantic  lexical (BM25) and vector hits over the retrieval projection, fused into relevance (fuse.ts).
+ *   semantic  lexical (BM25) and vector hits over the retrieval projection, fused into relevance (fuse.ts);
+ *             in hybrid mode, when the query names a time, also the hits of both indexes within it (time-window.ts).
  */
 import type { ContextConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
@@ -15,6 +16,7 @@ import { calibrateVector, fuse, lexicalCeiling, type Fused, type VectorCalibrati
 import { cosine } from './mmr.js';
 import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens, words } from './text.js';
+import type { TimeWindow } from './time-window.js';
 import type { RetrievalMode } from './types.js';
 
 const MINUTE_MS = 60_000;
@@ -23,6 +25,8 @@ const DAY_MS = 86_400_000;
 export const MAX_WINDOW_EVENTS = 500;
 /** The events of at most this many of the best lexical event hits are loaded before the query vector arrives. */
 export const PREFETCH_EVENTS = 20;
+/** Each index is asked for at most this many memories from the time the query names (SemanticRequest.timeWindow). */
+export const TIME_WINDOW_CANDIDATES = 20;
 /** At most this many distinct query terms get a ceiling probe (see lexicalCeiling). */
 export const MAX_CEILING_TERMS = 32;
 
@@ -91,6 +95,11 @@ export interface SemanticRequest {
   now: number;
   /** When the query asks, the vector evidence of a memory that asks is cut by this share (fuse.ts); 0: off. */
   questionDiscount?: number | undefined;
+  /**
+   * A time the query names (time-window.ts). In hybrid mode the memories from then are searched as well, so that
+   * the time factor of the expansion has them to lift even when the whole store holds better matches by words.
+   */
+  timeWindow?: Pick<TimeWindow, 'start' | 'end'> | undefined;
 }
 
 export interface SemanticCandidates {
@@ -135,9 +144,20 @@ async function docsWithVectors(storage: Storage, tenant: string, ids: readonly n
   return { docs, vectors };
 }
 
+/** `filter` narrowed to memories written inside `window`. */
+export function withinWindow(filter: FilterNode | undefined, window: Pick<TimeWindow, 'start' | 'end'>): FilterNode {
+  const ts = { kind: 'column', name: 'ts' } as const;
+  const bounds: FilterNode[] = [
+    { op: 'cmp', field: ts, cmp: 'gte', value: window.start },
+    { op: 'cmp', field: ts, cmp: 'lt', value: window.end },
+  ];
+  return { op: 'and', children: filter ? [filter, ...bounds] : bounds };
+}
+
 /** Lexical and vector hits, their docs, the docs' vectors, and fused relevance for each. */
 export async function fetchSemantic(storage: Storage, req: SemanticRequest): Promise<SemanticCandidates> {
   const base = { tenant: req.tenant, scope: req.scope, kinds: req.kinds, filter: req.filter, k: req.k, now: req.now };
+  const dated = req.mode === 'hybrid' && req.timeWindow ? { ...base, filter: withinWindow(req.filter, req.timeWindow), k: Math.min(req.k, TIME_WINDOW_CANDIDATES) } : undefined;
   const useLexical = req.mode !== 'vector' && words(req.query).length > 0;
   // Issued before the vector is awaited (see SemanticRequest.vector).
   // The lexical hits' docs and vectors are loaded while the query vector may still be on its way.
@@ -151,15 +171,21 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
     return { ...loaded, events: await loadEvents(storage, req.tenant, eventIds) };
   });
   lexicalDocs.catch(() => undefined); // a failure surfaces from the Promise.all below, not as an unhandled rejection
+  const datedLexical = dated && useLexical ? storage.lexicalSearch({ ...dated, text: req.query }) : Promise.resolve<DocHit[]>([]);
+  datedLexical.catch(() => undefined);
   const vector = req.mode === 'lexical' ? undefined : await req.vector;
   const useVector = vector !== undefined;
-  const [vecHits, [lexHits, termBest], lexLoaded] = await Promise.all([
+  const [vecHits, [mainLexHits, termBest], lexLoaded, datedLexHits, datedVecHits] = await Promise.all([
     useVector ? storage.vectorSearch({ ...base, vector }) : Promise.resolve<DocHit[]>([]),
     lexical,
     lexicalDocs,
+    datedLexical,
+    dated && useVector ? storage.vectorSearch({ ...dated, vector }) : Promise.resolve<DocHit[]>([]),
   ]);
-  const seen = new Set(lexHits.map((h) => h.docId));
-  const vecLoaded = await docsWithVectors(storage, req.tenant, [...new Set(vecHits.map((h) => h.docId))].filter((id) => !seen.has(id)));
+  const seen = new Set(mainLexHits.map((h) => h.docId));
+  // A dated hit scores as it would in the main search (same index, same query); it only joins the candidates.
+  const lexHits = [...mainLexHits, ...datedLexHits.filter((h) => !seen.has(h.docId))];
+  const vecLoaded = await docsWithVectors(storage, req.tenant, [...new Set([...datedLexHits, ...vecHits, ...datedVecHits].map((h) => h.docId))].filter((id) => !seen.has(id)));
   const docs = [...lexLoaded.docs, ...vecLoaded.docs];
   // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
   const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);

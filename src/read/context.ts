@@ -41,6 +41,7 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
+import { queryTimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
@@ -188,6 +189,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
           mode: 'hybrid',
           now,
           questionDiscount: config.semantic_retrieval.conversation.question_discount,
+          timeWindow: queryTimeWindow(p.query, now),
         })
       : Promise.resolve(emptySemantic()),
   ]);

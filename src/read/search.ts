@@ -12,6 +12,7 @@ import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './can
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
+import { queryTimeWindow } from './time-window.js';
 import { docScore, scoreCandidate, type ScoringConfig } from './score.js';
 import type { Candidate, ReadDeps, RetrievalMode, SearchHit, SearchRequest } from './types.js';
 
@@ -107,6 +108,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     mode,
     now,
     questionDiscount: conversation.question_discount,
+    timeWindow: mode === 'hybrid' ? queryTimeWindow(req.query, now) : undefined,
   });
   let ranked = scoreSemantic(sem, DEFAULTS.scoring, plan, now);
   if (req.rerank) {
