@@ -9,6 +9,7 @@ import { makeEvents, NOW, TEST_DIM, TEST_MODEL, unitVector } from '../../../../t
 import { freshSchema } from '../../../../testing/postgres-pglite.js';
 import { adminPool, requireServer, SERVER_URL } from '../../../../testing/postgres-server.js';
 import { openPostgresStorage, type PostgresStorage } from './index.js';
+import { MIGRATIONS } from './migrations.js';
 
 const { skip } = await requireServer('postgres server tests');
 const admin = skip ? undefined : adminPool();
@@ -61,7 +62,7 @@ describe.skipIf(skip)('postgres server', () => {
       try {
         await Promise.all(storages.map((s) => s.init({ embeddingModel: TEST_MODEL, dimension: TEST_DIM })));
         const ledger = await admin!.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
-        expect(ledger.rows.map((r: { version: number }) => r.version)).toEqual([1, 2]);
+        expect(ledger.rows.map((r: { version: number }) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
       } finally {
         await Promise.all(storages.map((s) => s.close()));
         await dropSchema(schema);

@@ -39,6 +39,17 @@ describe('migrations', () => {
     again.close();
   });
 
+  it('reads a time filter through the docs-by-time index, not a scan of the tenant', async () => {
+    const storage = await openSqliteStorage({ path });
+    await storage.init({ embeddingModel: TEST_MODEL, dimension: TEST_DIM });
+    // The shape of the searches' allow-list query (doc-store.ts filteredDocIds) for a window of time.
+    const plan = storage.db
+      .prepare('EXPLAIN QUERY PLAN SELECT d.doc_id FROM docs d WHERE d.tenant = ? AND d.ts >= ? AND d.ts < ?')
+      .all('tenant-a', 0, 1) as { detail: string }[];
+    expect(plan.map((r) => r.detail).join(' ')).toMatch(/USING (COVERING )?INDEX docs_by_time \(tenant=\? AND ts>\? AND ts<\?\)/);
+    await storage.close();
+  });
+
   it('opens an older file and migrates it forward, keeping its data', async () => {
     const old = await openSqliteStorage({ path });
     await old.init({ embeddingModel: TEST_MODEL, dimension: TEST_DIM });

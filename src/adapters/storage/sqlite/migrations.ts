@@ -6,5 +6,6 @@ import type { Migration } from './migrate.js';
 import { coreSchema } from './migrations/001-core.js';
 import { learnSchema } from './migrations/002-learn.js';
 import { dropFts } from './migrations/003-drop-fts.js';
+import { docsByTime } from './migrations/004-docs-by-time.js';
 
-export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts];
+export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime];
