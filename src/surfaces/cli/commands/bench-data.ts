@@ -51,7 +51,7 @@ export function registerBenchData(program: Command): void {
     .option('--queries <n>', 'queries per size', '200')
     .option('--pool <n>', 'texts embedded by the model; the rest are family vectors plus noise', '3000')
     .option('--mem0-size <n>', 'memories in the Mem0 side-by-side', '20000')
-    .option('--model-size <n>', 'adds one at a time with the real model on both sides (0 skips)', '500')
+    .option('--model-size <n>', 'Mem0 side-by-side: adds one at a time with the real model on both sides (0 skips)', '500')
     .option('--no-mem0', 'skip the Mem0 side-by-side')
     .option('--no-ann', 'skip exact vs ANN recall')
     .option('--chart <file>', 'write an SVG chart of latency vs N')
