@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
 import { openTestMemory, sharedEmbedder } from '../../testing/memory-fixture.js';
+import { createHeuristicReranker } from '../adapters/rerankers/heuristic.js';
+import { openSqliteStorage } from '../adapters/storage/sqlite/index.js';
+import { createMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
-import { documentVectorModel, embedDocuments, MAX_SENTENCE_SEGMENTS, sentenceSegments } from './document-vectors.js';
+import { documentVectorModel, embedDocuments, MAX_SENTENCE_SEGMENTS, sentenceSegments, speakerForm } from './document-vectors.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -39,6 +43,20 @@ describe('sentenceSegments', () => {
   });
 });
 
+describe('speakerForm', () => {
+  it("resolves the author's first person to the label's name, contractions and possessives included", () => {
+    expect(speakerForm("Melanie: Yeah, I play clarinet! My kids love it, and me too. I'm happy; I’ve been. I'll go, I'd say. Mine, myself.")).toBe(
+      "Melanie: Yeah, Melanie play clarinet! Melanie's kids love it, and Melanie too. Melanie is happy; Melanie has been. Melanie will go, Melanie would say. Melanie's, Melanie.",
+    );
+  });
+
+  it('leaves a text without a label as it is, and the letter I inside tokens alone', () => {
+    expect(speakerForm('I went home and my cat was there.')).toBe('I went home and my cat was there.');
+    expect(speakerForm('The build failed for one reason: I ran out of disk.')).toBe('The build failed for one reason: I ran out of disk.');
+    expect(speakerForm('agent: Disk I/O was slow on I-5, i.e. fine; iPhone and Iris too.')).toBe('agent: Disk I/O was slow on I-5, i.e. fine; iPhone and Iris too.');
+  });
+});
+
 describe('embedDocuments (USE-lite)', () => {
   const counting = (inner: Embedder) => {
     const calls: string[][] = [];
@@ -60,12 +78,17 @@ describe('embedDocuments (USE-lite)', () => {
   };
   const texts = ['Caroline: I went to the support group yesterday. It was so powerful for me.', 'Bob: Just one sentence here.'];
 
-  it('sums the text and its labelled sentences into one unit vector, in one embedder call', async () => {
+  it('sums the text and its labelled sentences, in the speaker form, into one unit vector, in one embedder call', async () => {
     const { e, calls } = counting(sharedEmbedder());
     await e.init();
     const [multi, single] = await embedDocuments(e, texts, 'sentences');
     expect(calls.length).toBe(1);
-    expect(calls[0]).toEqual([texts[0], 'Caroline: I went to the support group yesterday.', 'Caroline: It was so powerful for me.', texts[1]]);
+    expect(calls[0]).toEqual([
+      'Caroline: Caroline went to the support group yesterday. It was so powerful for Caroline.',
+      'Caroline: Caroline went to the support group yesterday.',
+      'Caroline: It was so powerful for Caroline.',
+      texts[1],
+    ]);
     const [whole, s1, s2] = await sharedEmbedder().embed(calls[0]!.slice(0, 3));
     const sum = whole!.map((x, i) => x + s1![i]! + s2![i]!);
     const norm = Math.hypot(...sum);
@@ -110,5 +133,47 @@ describe('the indexer files memories under the configured recipe', () => {
     expect(dot(bySentences, expected!)).toBeCloseTo(1, 5);
     expect(dot(bySentences, whole!)).toBeLessThan(0.999);
     expect(dot(await stored('whole'), whole!)).toBeCloseTo(1, 5);
+  });
+
+  it('re-embeds a store written under another recipe when it is opened under this one', async () => {
+    const first = await openTestMemory({ indexing: { background: false, documentVectors: 'whole' } });
+    try {
+      await first.memory.logEvent({ content: text, name: 'Caroline', sessionId: 's1' });
+      await first.memory.flush();
+      expect(await first.memory.embeddingBacklog()).toBe(0);
+      await first.memory.close();
+      const reopened = await createMemory({
+        storage: await openSqliteStorage({ path: first.path }),
+        embedder: sharedEmbedder(),
+        reranker: createHeuristicReranker(),
+        config: { retention: { sweepIntervalMinutes: 0 }, indexing: { background: false } },
+      });
+      try {
+        expect(await reopened.embeddingBacklog()).toBe(1);
+        await reopened.flush();
+        expect(await reopened.embeddingBacklog()).toBe(0);
+        const [doc] = await reopened.storage.getDocs('default', [1]);
+        const [expected] = await embedDocuments(sharedEmbedder(), [`Caroline: ${text}`], 'sentences');
+        expect(dot((await reopened.storage.getEmbeddings([doc!.contentHash])).get(doc!.contentHash)!, expected!)).toBeCloseTo(1, 5);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      rmSync(first.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('brings a first-person turn closer to a question that names its speaker', async () => {
+    const e = sharedEmbedder();
+    await e.init();
+    const turn = 'Melanie: Yeah, I play clarinet! Started when I was young.';
+    const [resolved] = await embedDocuments(e, [turn], 'sentences');
+    // The same recipe on the text as written: the turn and its sentences, summed.
+    const parts = await e.embed([turn, ...sentenceSegments(turn)]);
+    const sum = parts[0]!.map((_, i) => parts.reduce((acc, p) => acc + p[i]!, 0));
+    const asWritten = sum.map((x) => x / Math.hypot(...sum));
+    const [query] = await e.embed(['What instruments does Melanie play?']);
+    expect(parts.length).toBe(3);
+    expect(dot(resolved!, query!)).toBeGreaterThan(dot(asWritten, query!) + 0.01);
   });
 });

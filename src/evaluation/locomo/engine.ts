@@ -14,7 +14,7 @@ import type { LocomoConversation } from './dataset.js';
 import type { ParaphraseSet } from './paraphrase.js';
 
 /** Bump when the ingest recipe changes so cached databases are rebuilt. */
-const RECIPE = 'locomo-ingest-v2';
+const RECIPE = 'locomo-ingest-v3';
 export const PARAPHRASE_TENANT = 'paraphrase-dev';
 
 /** Keeps one model instance across the memories a bench opens (Memory.close closes its embedder). */
