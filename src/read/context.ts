@@ -41,7 +41,7 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
-import { queryTimeWindow } from './time-window.js';
+import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
@@ -140,6 +140,8 @@ interface Plan {
   query: string;
   now: number;
   route: RoutePlan;
+  /** The time the query names (null: none), read once for the candidates and the expansion. */
+  timeWindow: TimeWindow | null;
   scope: ScopeFilter;
   config: ContextConfig;
   pool: number;
@@ -147,11 +149,13 @@ interface Plan {
 
 function plan(deps: ReadDeps, req: ContextRequest): Plan {
   const query = (req.query || req.config.query || '').trim();
+  const now = deps.clock.now();
   return {
     tenant: req.tenant,
     query,
-    now: deps.clock.now(),
+    now,
     route: routeQuery(query),
+    timeWindow: queryTimeWindow(query, now) ?? null,
     scope: mergeScope(req.scope, req.config.scope),
     config: req.config,
     pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
@@ -189,7 +193,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
           mode: 'hybrid',
           now,
           questionDiscount: config.semantic_retrieval.conversation.question_discount,
-          timeWindow: queryTimeWindow(p.query, now),
+          timeWindow: p.timeWindow ?? undefined,
         })
       : Promise.resolve(emptySemantic()),
   ]);
@@ -222,7 +226,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
 async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], cutoff: number | undefined): Promise<Candidate[]> {
-  const req = expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation);
+  const req = expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation);
   const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
   const unseen = [...new Set(out.filter((c) => !sem.vectors.has(c.doc.contentHash)).map((c) => c.doc.contentHash))];
   if (unseen.length > 0) for (const [hash, v] of await deps.storage.getEmbeddings(unseen)) sem.vectors.set(hash, v);

@@ -48,7 +48,7 @@ import type { ScopeFilter, Storage } from '../ports/storage.js';
 import { words } from './text.js';
 import { clamp01 } from './score.js';
 import { answerQuestions, informationPrior, sameAuthorContext, timelinePositions } from './turns.js';
-import { queryTimeWindow, timeFactor } from './time-window.js';
+import { queryTimeWindow, timeFactor, type TimeWindow } from './time-window.js';
 import type { Candidate } from './types.js';
 
 export interface ExpandSettings {
@@ -107,6 +107,8 @@ export interface ExpandRequest {
   filter?: FilterNode | undefined;
   kinds?: readonly DocKind[] | undefined;
   now: number;
+  /** The time the query names, when the caller has read it already (null: it names none); else read here. */
+  timeWindow?: TimeWindow | null | undefined;
   /** Recomputes `final` of a candidate at a new relevance (same weights, route and time). */
   rescore: (c: Candidate, relevance: number) => number;
   /** Scores a neighbour that was not a candidate, at the relevance it inherits. */
@@ -168,7 +170,7 @@ const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 export async function expandCandidates<C extends Candidate>(storage: Storage, req: ExpandRequest, ranked: readonly C[]): Promise<Candidate[]> {
   const s = { ...EXPAND_DEFAULTS, ...req.settings };
   const head = ranked.filter((c) => c.doc.kind === 'event').slice(0, s.eventWindow);
-  const when = queryTimeWindow(req.query, req.now);
+  const when = req.timeWindow === undefined ? queryTimeWindow(req.query, req.now) : (req.timeWindow ?? undefined);
   if (head.length === 0 && when === undefined) return [...ranked];
   const known = new Map(head.filter((c) => c.event).map((c) => [c.doc.refId, c.event!]));
   const missing = head.map((c) => c.doc.refId).filter((id) => !known.has(id));

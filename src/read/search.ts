@@ -12,7 +12,7 @@ import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './can
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
-import { queryTimeWindow } from './time-window.js';
+import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { docScore, scoreCandidate, type ScoringConfig } from './score.js';
 import type { Candidate, ReadDeps, RetrievalMode, SearchHit, SearchRequest } from './types.js';
 
@@ -66,7 +66,7 @@ export function rescorer(scoring: ScoringConfig, plan: RoutePlan, now: number) {
 /** The timeline expansion (expand.ts) of one query, scored with the same weights, route and time. */
 export function expandRequest(
   query: string,
-  req: { tenant: string; scope?: ScopeFilter | undefined; filter?: FilterNode | undefined; kinds?: readonly DocKind[] | undefined },
+  req: { tenant: string; scope?: ScopeFilter | undefined; filter?: FilterNode | undefined; kinds?: readonly DocKind[] | undefined; timeWindow?: TimeWindow | null | undefined },
   scoring: ScoringConfig,
   plan: RoutePlan,
   now: number,
@@ -80,6 +80,7 @@ export function expandRequest(
     scope: req.scope,
     filter: req.filter,
     kinds: req.kinds,
+    timeWindow: req.timeWindow,
     now,
     rescore,
     scoreNew: (c, relevance) =>
@@ -97,6 +98,8 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   vector.catch(() => undefined); // awaited in fetchSemantic; keeps an earlier failure from orphaning it
   const pool = candidatePoolSize(req.k);
   const conversation = req.conversation ?? DEFAULTS.semantic_retrieval.conversation;
+  // Read once: the candidates search it (hybrid) and the expansion weighs by it.
+  const timeWindow = mode === 'hybrid' ? (queryTimeWindow(req.query, now) ?? null) : null;
   const sem = await fetchSemantic(deps.storage, {
     tenant: req.tenant,
     scope: req.scope,
@@ -108,7 +111,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     mode,
     now,
     questionDiscount: conversation.question_discount,
-    timeWindow: mode === 'hybrid' ? queryTimeWindow(req.query, now) : undefined,
+    timeWindow: timeWindow ?? undefined,
   });
   let ranked = scoreSemantic(sem, DEFAULTS.scoring, plan, now);
   if (req.rerank) {
@@ -119,6 +122,6 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, req, DEFAULTS.scoring, plan, now, conversation), ranked) : ranked;
+  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, { ...req, timeWindow }, DEFAULTS.scoring, plan, now, conversation), ranked) : ranked;
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
 }
