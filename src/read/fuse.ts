@@ -23,8 +23,9 @@
  *             (`semantic_retrieval.conversation.question_discount`, 1). A small sentence encoder puts a question
  *             near other questions whatever they are about: for "What does Melanie do to destress?", USE-lite
  *             gives "Got any tips for getting started on it?" more vector evidence (0.64) than either turn that
- *             answers it (0.03, 0.26). That closeness is the form of the question, not evidence of an answer. The lexical evidence of a question is kept: sharing the
- *             query's rare words puts it on the subject, and its reply inherits from it (turns.ts).
+ *             answers it (0.03, 0.26). That closeness is the form of the question, not evidence of an answer.
+ *             The lexical evidence of a question is kept: sharing the query's rare words puts it on the
+ *             subject, and its reply inherits from it (turns.ts).
  *   relevance = 1 − (1 − v)(1 − l)     a noisy-OR: either signal alone can make a memory relevant, agreement
  *             makes it more so, and the result stays in 0..1 for the Generative-Agents score.
  * When one signal is unavailable (no query vector, no embedding for the doc yet, lexical-only mode) it is null

@@ -56,13 +56,16 @@ export function splitLabel(text: string): { label?: string; body: string } {
   return m && wordCount(m[1]!) <= MAX_LABEL_WORDS ? { label: m[1]!, body: text.slice(m[0].length) } : { body: text };
 }
 
-/** "I", written as a word of its own: not the letter of "I/O", "I.e." or "I-5". */
-const FIRST_PERSON: ReadonlyArray<[RegExp, (name: string) => string]> = [
-  [/(?<![\p{L}\p{N}_/.-])I['’]m\b/gu, (n) => `${n} is`],
-  [/(?<![\p{L}\p{N}_/.-])I['’]ve\b/gu, (n) => `${n} has`],
-  [/(?<![\p{L}\p{N}_/.-])I['’]ll\b/gu, (n) => `${n} will`],
-  [/(?<![\p{L}\p{N}_/.-])I['’]d\b/gu, (n) => `${n} would`],
-  [/(?<![\p{L}\p{N}_/.-])I(?![\p{L}\p{N}_/'’-]|\.[\p{L}\p{N}])/gu, (n) => n],
+/** `word` where it starts a word of its own: "I" is not the letter of "I/O", "I.e." or "I-5". */
+const standalone = (word: string) => new RegExp(`(?<![\\p{L}\\p{N}_/.-])${word}`, 'gu');
+
+/** The first person, and what each form becomes for a speaker named `n`. */
+const FIRST_PERSON: ReadonlyArray<[RegExp, (n: string) => string]> = [
+  [standalone("I['’]m\\b"), (n) => `${n} is`],
+  [standalone("I['’]ve\\b"), (n) => `${n} has`],
+  [standalone("I['’]ll\\b"), (n) => `${n} will`],
+  [standalone("I['’]d\\b"), (n) => `${n} would`],
+  [standalone("I(?![\\p{L}\\p{N}_/'’-]|\\.[\\p{L}\\p{N}])"), (n) => n],
   [/\b(?:[Mm]y|[Mm]ine)\b/gu, (n) => `${n}'s`],
   [/\b(?:[Mm]e|[Mm]yself)\b/gu, (n) => n],
 ];
