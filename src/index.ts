@@ -18,5 +18,6 @@ export { createOpenAiCompatibleEmbedder } from './adapters/embedders/openai-comp
 export { createHeuristicReranker } from './adapters/rerankers/heuristic.js';
 export { createHttpReranker } from './adapters/rerankers/http.js';
 export { createLlm } from './adapters/llms/registry.js';
+export { parseLlmConfig, type LlmConfig } from './core/llm-config.js';
 export { startHttpServer } from './surfaces/http/index.js';
 export { createMcpServer, createMcpHttpHandler } from './surfaces/mcp/index.js';
