@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { EngramError, isEngramError, type ErrorCode, type ErrorIssue } from '../../core/errors.js';
 import { issuePath } from '../../core/validate.js';
+import { wirePath } from './wire.js';
 
 /** LIMIT covers both a body that is too large (413) and a rate limit (429, `details.limit === 'rate'`). */
 export const STATUS_BY_CODE: Record<ErrorCode, number | ((e: EngramError) => number)> = {
@@ -69,7 +70,10 @@ export function errorBody(e: EngramError | undefined, requestId: string | undefi
   }
   const status = statusOf(e);
   const message = status >= 500 ? (PUBLIC_5XX_MESSAGE[e.code] ?? 'internal error') : e.message;
-  const issues = status >= 500 ? [] : [...e.issues];
+  // Library errors name camelCase fields; the client sent (and reads) the wire's snake_case. Request
+  // validation (validationHook) already names fields exactly as sent, unknown ones included.
+  const rename = e.details.wirePaths === true ? (p: string) => p : wirePath;
+  const issues = status >= 500 ? [] : e.issues.map((i) => ({ path: rename(i.path), message: i.message }));
   return { status, body: { error: { code: e.code, message, issues, requestId } } };
 }
 
@@ -84,7 +88,7 @@ export function validationHook(result: { success: boolean; target: string; error
       : [{ path: issuePath(prefix, i.path), message: i.message }],
   );
   const first = issues[0]!;
-  throw new EngramError('VALIDATION', `invalid request: ${first.path || '(body)'}: ${first.message}`, { issues });
+  throw new EngramError('VALIDATION', `invalid request: ${first.path || '(body)'}: ${first.message}`, { issues, details: { wirePaths: true } });
 }
 
 /** Body paths are field paths as the library names them; query and path parameters say where they came from. */

@@ -58,7 +58,7 @@ describe('outcomes, retrievals, episodes and links', () => {
       ],
     });
     const ctx = (await post('/v1/context', { query: 'payments latency', scope: { session_id: 'inc-1' } })).body as Json;
-    retrievalId = ctx.retrievalId as string;
+    retrievalId = ctx.retrieval_id as string;
     expect(retrievalId).toMatch(/^ret_/);
 
     const retrieval = await ok(RetrievalSchema, get(`/v1/retrievals/${retrievalId}`));

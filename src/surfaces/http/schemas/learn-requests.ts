@@ -13,12 +13,12 @@ const priority = z.number().min(0).max(10).openapi({ description: 'higher is kep
 
 /** Whole numbers in a query string, typed as integers in the document. */
 export function intQuery(min: number, max: number, description?: string) {
-  return z.coerce
-    .number()
-    .int()
-    .min(min)
-    .max(max)
-    .openapi({ type: 'integer', ...(description ? { description } : {}) });
+  return z
+    .string()
+    .regex(/^\d{1,16}$/, 'expected a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .openapi({ type: 'integer', minimum: min, maximum: max, ...(description ? { description } : {}) });
 }
 
 export const scopeQuery = {
