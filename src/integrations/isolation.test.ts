@@ -1,64 +1,46 @@
 /**
  * `import 'engram'` must not load any framework an integration is written for: they are optional peers, so an
- * app without them must still start. A child process imports the entry point with a module hook that records
- * every module URL resolved; the subpath entries are the positive control (they do load their framework).
+ * app without them must still start. Uses the resolution trace of testing/e2e/import-boundaries.test.ts; the
+ * integration entries are the positive control (each does load its own framework, and no other).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'engram-isolation-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const ROOT = join(import.meta.dirname, '..', '..');
+const HOOK = join(ROOT, 'testing', 'import-trace', 'register.mjs');
 
-const FRAMEWORKS = [/\/node_modules\/ai\//, /\/node_modules\/@ai-sdk\//, /\/node_modules\/@langchain\//, /\/node_modules\/@openai\/agents/];
-
-/** The module URLs a fresh Node process resolves while importing `entry` (a path under the repo). */
-function modulesLoadedBy(entry: string, name: string): string[] {
-  const log = join(dir, `${name}.log`);
-  const hooks = join(dir, `${name}-hooks.mjs`);
-  const register = join(dir, `${name}-register.mjs`);
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, r.url + '\\n');
-  return r;
-}
-`,
+async function packagesLoadedBy(entry: string): Promise<Set<string>> {
+  const { stderr } = await promisify(execFile)(
+    process.execPath,
+    ['--import', HOOK, '--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(join(ROOT, entry))});`],
+    { cwd: ROOT },
   );
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  writeFileSync(log, '');
-  const child = spawnSync(process.execPath, ['--import', 'tsx/esm', '--import', pathToFileURL(register).href, '-e', `await import(${JSON.stringify(pathToFileURL(join(root, entry)).href)})`], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  expect(child.status, child.stderr).toBe(0);
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  return new Set([...stderr.matchAll(/^engram-import-trace (\S+)$/gm)].map((m) => m[1]!));
 }
 
-const frameworksIn = (urls: string[]) => urls.filter((u) => FRAMEWORKS.some((re) => re.test(u)));
+const LANGGRAPH = /^@langchain\//;
+const AI_SDK = /^(ai|@ai-sdk\/.*)$/;
+const AGENTS = /^(@openai\/agents.*|openai)$/;
+const frameworks = (loaded: Set<string>, ...families: RegExp[]) => [...loaded].filter((p) => families.some((re) => re.test(p)));
 
 describe('optional framework peers', () => {
-  it('importing engram loads none of them', () => {
-    const urls = modulesLoadedBy('src/index.ts', 'engram');
-    expect(urls.some((u) => u.endsWith('/src/memory.ts'))).toBe(true);
-    expect(frameworksIn(urls)).toEqual([]);
-  });
+  it('importing engram loads none of them', async () => {
+    const loaded = await packagesLoadedBy('src/index.ts');
+    expect(loaded.has('better-sqlite3')).toBe(true);
+    expect(frameworks(loaded, LANGGRAPH, AI_SDK, AGENTS)).toEqual([]);
+  }, 60_000);
 
-  it('each integration entry loads only its own framework', () => {
-    const langgraph = frameworksIn(modulesLoadedBy('src/integrations/langgraph/index.ts', 'langgraph'));
-    expect(langgraph.length).toBeGreaterThan(0);
-    expect(langgraph.every((u) => u.includes('/@langchain/'))).toBe(true);
-    const ai = frameworksIn(modulesLoadedBy('src/integrations/ai-sdk/index.ts', 'ai-sdk'));
-    expect(ai.length).toBeGreaterThan(0);
-    expect(ai.every((u) => /\/node_modules\/(ai|@ai-sdk)\//.test(u))).toBe(true);
-    // The session only needs the SDK's types, so at run time it loads nothing of it.
-    expect(frameworksIn(modulesLoadedBy('src/integrations/openai-agents/index.ts', 'openai-agents'))).toEqual([]);
-  });
+  it('each integration entry loads its own framework and no other', async () => {
+    const langgraph = await packagesLoadedBy('src/integrations/langgraph/index.ts');
+    expect(langgraph.has('@langchain/langgraph-checkpoint')).toBe(true);
+    expect(frameworks(langgraph, AI_SDK, AGENTS)).toEqual([]);
+    const ai = await packagesLoadedBy('src/integrations/ai-sdk/index.ts');
+    expect(ai.has('ai')).toBe(true);
+    expect(frameworks(ai, LANGGRAPH, AGENTS)).toEqual([]);
+    // The session needs only the SDK's types, so at run time it loads nothing of any framework.
+    const agents = await packagesLoadedBy('src/integrations/openai-agents/index.ts');
+    expect(frameworks(agents, LANGGRAPH, AI_SDK, AGENTS)).toEqual([]);
+  }, 120_000);
 });
