@@ -1,9 +1,10 @@
-import { generateText, streamText, wrapLanguageModel } from 'ai';
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Memory } from '../../memory.js';
 import { tempMemory, type TempMemory } from '../memory.test-support.js';
 import { engramMiddleware } from './middleware.js';
-import { scriptedModel, streamingModel, systemText, textResult } from './mock.test-support.js';
+import { scriptedModel, streamingModel, systemText, textResult, toolCallResult } from './mock.test-support.js';
 import { CONTEXT_HEADER, lastUserText, withContext } from './prompt.js';
 
 let tm: TempMemory;
@@ -66,6 +67,27 @@ describe('engramMiddleware', () => {
     await generateText({ model: wrapLanguageModel({ model: withTool, middleware: engramMiddleware({ memory, userId: 'u-tool' }) }), prompt: 'Find Porto' });
     const toolEvents = await memory.fetchEvents({ userId: 'u-tool', types: ['tool_call'] });
     expect(toolEvents.map((e) => [e.tool, e.args])).toEqual([['lookup', { city: 'Porto' }]]);
+  });
+
+  it('logs a tool loop as one turn: the user once, then each tool call, its result and the answer', async () => {
+    const lookup = tool({ description: 'Weather', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => ({ city, sky: 'clear' }) });
+    const model = scriptedModel(toolCallResult('lookup', { city: 'Faro' }), textResult('Clear skies in Faro.'));
+    const { text } = await generateText({
+      model: wrapLanguageModel({ model, middleware: engramMiddleware({ memory, userId: 'u-loop' }) }),
+      tools: { lookup },
+      prompt: 'Weather in Faro?',
+      stopWhen: stepCountIs(3),
+    });
+    expect(text).toBe('Clear skies in Faro.');
+    expect(model.doGenerateCalls).toHaveLength(2);
+    const events = await memory.fetchEvents({ userId: 'u-loop' });
+    expect(events.map((e) => [e.type, e.actor, e.tool ?? null])).toEqual([
+      ['message', 'user', null],
+      ['tool_call', 'agent', 'lookup'],
+      ['tool_result', 'tool', 'lookup'],
+      ['message', 'agent', null],
+    ]);
+    expect(events[2]!.result).toEqual({ city: 'Faro', sky: 'clear' });
   });
 
   it('keeps users apart: one user\'s memory never reaches another\'s prompt', async () => {

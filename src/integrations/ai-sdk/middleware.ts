@@ -10,7 +10,7 @@
 import type { LanguageModelMiddleware } from 'ai';
 import type { ContextConfigInput } from '../../core/config.js';
 import type { EventInput } from '../../write/input.js';
-import { lastUserText, replyOf, withContext, type CallOptions, type StreamPart } from './prompt.js';
+import { endsWithUser, lastUserText, replyOf, trailingToolResults, withContext, type CallOptions, type StreamPart } from './prompt.js';
 import { contextScopeOf, scopeOf, type EngramAiOptions } from './scope.js';
 
 export interface EngramMiddlewareOptions extends EngramAiOptions {
@@ -29,6 +29,9 @@ export interface EngramMiddlewareOptions extends EngramAiOptions {
 
 interface CallMemory {
   query: string;
+  /** The user's message is logged once, with the call that answers it, not again at each tool-loop step. */
+  newTurn: boolean;
+  toolResults: { toolName: string; output: unknown }[];
   retrievalId?: string;
 }
 
@@ -51,10 +54,11 @@ export function engramMiddleware(opts: EngramMiddlewareOptions): LanguageModelMi
   const logExchange = async (call: CallMemory | undefined, text: string, toolCalls: { toolName: string; input: string }[]) => {
     if (opts.log === false || !call) return;
     const meta = call.retrievalId ? { retrieval_id: call.retrievalId } : {};
-    const events: EventInput[] = [{ ...scope, type: 'message', actor: 'user', content: call.query, tags: ['ai-sdk'] }];
+    const events: EventInput[] = call.newTurn ? [{ ...scope, type: 'message', actor: 'user', content: call.query, tags: ['ai-sdk'] }] : [];
+    for (const r of call.toolResults) events.push({ ...scope, type: 'tool_result', actor: 'tool', tool: r.toolName, result: toJson(r.output), tags: ['ai-sdk'] });
     for (const t of toolCalls) events.push({ ...scope, type: 'tool_call', actor: 'agent', tool: t.toolName, args: parseArgs(t.input), tags: ['ai-sdk'], metadata: meta });
     if (text.trim() !== '') events.push({ ...scope, type: 'message', actor: 'agent', content: text, tags: ['ai-sdk'], metadata: meta });
-    await guard(() => memory.logEvents(events), []);
+    if (events.length > 0) await guard(() => memory.logEvents(events), []);
   };
 
   return {
@@ -62,14 +66,15 @@ export function engramMiddleware(opts: EngramMiddlewareOptions): LanguageModelMi
     transformParams: async ({ params }) => {
       const query = lastUserText(params.prompt);
       if (query === undefined) return params;
+      const turn = { query, newTurn: endsWithUser(params.prompt), toolResults: trailingToolResults(params.prompt) };
       if (opts.inject === false) {
-        calls.set(params, { query });
+        calls.set(params, turn);
         return params;
       }
       const cs = contextScopeOf(opts);
       const ctx = await guard(() => memory.getContext(query, { ...opts.context, ...(opts.tenant ? { tenant: opts.tenant } : {}), ...(cs ? { scope: cs } : {}) }), undefined);
       const next = ctx && ctx.text.trim() !== '' ? { ...params, prompt: withContext(params.prompt, ctx.text) } : { ...params };
-      calls.set(next, { query, ...(ctx ? { retrievalId: ctx.retrievalId } : {}) });
+      calls.set(next, { ...turn, ...(ctx ? { retrievalId: ctx.retrievalId } : {}) });
       return next;
     },
     wrapGenerate: async ({ doGenerate, params }) => {
@@ -95,6 +100,11 @@ export function engramMiddleware(opts: EngramMiddlewareOptions): LanguageModelMi
       return { stream: stream.pipeThrough(tap), ...rest };
     },
   };
+}
+
+/** Tool outputs are JSON in practice; anything else is kept as its JSON text. */
+function toJson(value: unknown): EventInput['result'] {
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as EventInput['result']);
 }
 
 function parseArgs(input: string): EventInput['args'] {

@@ -22,6 +22,23 @@ export function lastUserText(prompt: Prompt): string | undefined {
   return undefined;
 }
 
+/** Whether the prompt ends with a new user turn (not a later step of a tool loop, which ends with tool results). */
+export function endsWithUser(prompt: Prompt): boolean {
+  return prompt.at(-1)?.role === 'user';
+}
+
+/** The tool results at the end of the prompt: what the app's tools returned since the model's last reply. */
+export function trailingToolResults(prompt: Prompt): { toolName: string; output: unknown }[] {
+  const out: { toolName: string; output: unknown }[] = [];
+  for (let i = prompt.length - 1; i >= 0 && prompt[i]!.role === 'tool'; i--) {
+    const m = prompt[i]!;
+    if (m.role !== 'tool') break;
+    const parts = m.content.flatMap((p) => (p.type === 'tool-result' ? [{ toolName: p.toolName, output: 'value' in p.output ? p.output.value : p.output }] : []));
+    out.unshift(...parts);
+  }
+  return out;
+}
+
 export const CONTEXT_HEADER = 'Relevant memory (from Engram; use it when it helps, and prefer the user over it when they disagree):';
 
 /** A system message with the context, placed after the prompt's own leading system messages. */
