@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'testing/**', 'bench/**'],
+    files: ['**/*.test.ts', 'testing/**', 'bench/**', 'examples/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );
