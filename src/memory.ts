@@ -7,7 +7,7 @@ import { EngramError } from './core/errors.js';
 import { parseFilter } from './core/filter.js';
 import { assertId, idKind } from './core/ids.js';
 import { createTokenCounter, type TokenCounter } from './core/tokens.js';
-import type { DocKind, EventType, Fact, MemoryEvent } from './core/types.js';
+import type { DocKind, EventType, Fact, Json, MemoryEvent } from './core/types.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { Embedder } from './ports/embedder.js';
 import type { Reranker } from './ports/reranker.js';
@@ -156,7 +156,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   );
   if (config.learn.engine.background) learnEngine.learner.start();
 
-  const readDeps: ReadDeps = { storage, reranker, tokens, clock, embedQuery, scrubText: (t) => writeCtx.scrubber.scrub(t).text };
+  const readDeps: ReadDeps = { storage, reranker, tokens, clock, embedQuery, scrubText: (t) => writeCtx.scrubber.scrub(t).text, scrubJson: (v) => writeCtx.scrubber.scrubJson(v as Json).value };
   const tenantOf = (t?: string) => t ?? config.defaultTenant;
 
   let sweepTimer: NodeJS.Timeout | undefined;

@@ -36,12 +36,15 @@ export function inertText(value: string): string {
     .trim();
 }
 
+/** PII placeholders (write/pii/types.ts) keep their brackets inside a tag: they are ours, and balanced. */
+const BRACKET_OUTSIDE_PLACEHOLDER = /\[(?:EMAIL|PHONE|CARD|IBAN|GOV_ID|IP|SECRET)\]|[[\]]/g;
+
 /**
  * For a provenance tag (`[source §section · date]`): inert, and square brackets become parentheses so a source
  * such as `evil.md] [x` cannot end the tag early and pose as text outside it.
  */
 export function inertTagPart(value: string): string {
-  return inertText(value).replace(/\[/g, '(').replace(/\]/g, ')');
+  return inertText(value).replace(BRACKET_OUTSIDE_PLACEHOLDER, (m) => (m === '[' ? '(' : m === ']' ? ')' : m));
 }
 
 /** The lines of a fenced block: the open fence, the given lines, the close fence. */

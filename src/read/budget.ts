@@ -99,7 +99,8 @@ class Selection {
   addition(section: string, entry: RenderedEntry, opts: RenderOptions): string {
     const line = renderLine(entry, opts);
     if (this.chosen.get(section)!.length > 0) return line;
-    return sectionBlock(this.specs.find((s) => s.name === section)!.title, [line]);
+    const title = this.specs.find((s) => s.name === section)!.title;
+    return sectionBlock(opts.scrub ? opts.scrub(title) : title, [line]);
   }
 
   sections(extra?: { section: string; entry: RenderedEntry }): RenderSection[] {

@@ -31,6 +31,8 @@ import type { Candidate, ContextItem, Provenance } from './types.js';
 
 export interface RenderOptions {
   provenanceInline: boolean;
+  /** Read-time PII scrub of the provenance parts (source, section, type, task id) when the guardrail is on. */
+  scrub?: ((text: string) => string) | undefined;
 }
 
 /** One chosen item: the candidate and the body text actually shown (possibly truncated). */
@@ -78,12 +80,12 @@ const minute = (ts: number): string => `${new Date(ts).toISOString().slice(0, 16
 const dayOf = (ts: number): string => new Date(ts).toISOString().slice(0, 10);
 
 /** `[runbook.md §rollback · 2025-09-20]` for memory; `[tool_call · 2025-09-20 18:22Z]` for events. */
-export function provenanceTag(c: Candidate): string {
+export function provenanceTag(c: Candidate, scrub: (text: string) => string = (t) => t): string {
   const d = c.doc;
   const parts: string[] = [];
-  const source = d.source ? inertTagPart(d.source) : '';
-  const section = d.section ? inertTagPart(d.section) : '';
-  const type = d.type ? inertTagPart(d.type) : '';
+  const source = d.source ? inertTagPart(scrub(d.source)) : '';
+  const section = d.section ? inertTagPart(scrub(d.section)) : '';
+  const type = d.type ? inertTagPart(scrub(d.type)) : '';
   const where = [source, section ? `§${section}` : undefined].filter(Boolean).join(' ');
   if (d.kind === 'event') {
     parts.push(type || 'event');
@@ -97,7 +99,7 @@ export function provenanceTag(c: Candidate): string {
 }
 
 export function renderLine(entry: RenderedEntry, opts: RenderOptions): string {
-  const tag = opts.provenanceInline ? ` ${provenanceTag(entry.candidate)}` : '';
+  const tag = opts.provenanceInline ? ` ${provenanceTag(entry.candidate, opts.scrub)}` : '';
   // The body is inert already when it comes from itemBody; a caller's wrapper (PII scrub) must not undo that.
   return `- ${inertText(entry.body)}${tag}`;
 }
@@ -119,30 +121,32 @@ export function renderText(sections: readonly RenderSection[], notes: readonly s
   const blocks: string[] = [];
   for (const s of sections) {
     if (s.entries.length === 0) continue;
-    blocks.push(sectionBlock(s.spec.title, ordered(s).map((e) => renderLine(e, opts))));
+    const title = opts.scrub ? opts.scrub(s.spec.title) : s.spec.title;
+    blocks.push(sectionBlock(title, ordered(s).map((e) => renderLine(e, opts))));
   }
   if (chains.length > 0) blocks.push(sectionBlock('Causal chain', chains.map((c) => `- ${inertText(c)}`)));
   if (notes.length > 0) blocks.push(sectionBlock('Conflicts', notes.map((n) => `- ${inertText(n)}`)));
   return blocks.join('\n\n');
 }
 
-export function provenanceOf(c: Candidate): Provenance {
+export function provenanceOf(c: Candidate, scrub: (text: string) => string = (t) => t): Provenance {
   const d = c.doc;
+  const opt = (v: string | undefined) => (v === undefined ? null : scrub(v));
   return {
-    source: d.source ?? null,
-    section: d.section ?? null,
+    source: opt(d.source),
+    section: opt(d.section),
     ts: new Date(d.ts).toISOString(),
-    type: d.type ?? null,
+    type: opt(d.type),
     actor: d.actor ?? null,
-    taskId: d.taskId ?? null,
-    sessionId: d.sessionId ?? null,
+    taskId: opt(d.taskId),
+    sessionId: opt(d.sessionId),
     tags: [...d.tags],
     contentHash: d.contentHash,
   };
 }
 
 /** JSON items in text order. */
-export function renderItems(sections: readonly RenderSection[]): ContextItem[] {
+export function renderItems(sections: readonly RenderSection[], scrub?: (text: string) => string): ContextItem[] {
   return sections.flatMap((s) =>
     ordered(s).map((e) => ({
       id: e.candidate.doc.refId,
@@ -150,7 +154,7 @@ export function renderItems(sections: readonly RenderSection[]): ContextItem[] {
       section: s.spec.name,
       text: e.body,
       truncated: e.truncated,
-      provenance: provenanceOf(e.candidate),
+      provenance: provenanceOf(e.candidate, scrub),
       scores: { ...e.candidate.scores },
       ...(e.candidate.doc.kind === 'episode' && e.candidate.episode ? { episode: episodeView(e.candidate.episode, e.candidate.links ?? []) } : {}),
       ...(e.candidate.doc.kind === 'fact' && e.candidate.fact ? { fact: factView(e.candidate.fact) } : {}),
