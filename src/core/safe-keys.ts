@@ -37,3 +37,28 @@ export function assertNoForbiddenKeys(value: unknown, path = ''): void {
   if (at === undefined) return;
   throw new EngramError('VALIDATION', `${at}: "__proto__" is not allowed as a key`, { issues: [{ path: at, message: '"__proto__" is not allowed as a key' }] });
 }
+
+/** Whether arrays and objects inside `value` nest deeper than `limit` (iterative: any depth is safe to check). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** How deep JSON may nest on every surface (HTTP bodies, MCP arguments, JSONL lines). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Depth first (recursive validation would overflow the stack on deep nesting), then `__proto__` keys. */
+export function assertSafeJson(value: unknown, path = ''): void {
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw new EngramError('VALIDATION', `${path || 'input'} nests deeper than ${MAX_JSON_DEPTH} levels`, {
+      issues: [{ path, message: `nesting deeper than ${MAX_JSON_DEPTH}` }],
+    });
+  }
+  assertNoForbiddenKeys(value, path);
+}

@@ -2,7 +2,7 @@
 import type { EngramConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
 import { isId, newId } from '../core/ids.js';
-import { assertNoForbiddenKeys } from '../core/safe-keys.js';
+import { assertSafeJson } from '../core/safe-keys.js';
 import { assertCleanText, contentHash } from '../core/text.js';
 import type { Actor, EventType, MemoryEvent } from '../core/types.js';
 import { parseWith } from '../core/validate.js';
@@ -52,7 +52,7 @@ export function prepareEvents(ctx: EventWriteContext, inputs: readonly unknown[]
   const schema = eventInputSchema(ctx.config.limits.maxContentChars);
   const parsed = inputs.map((raw, i) => {
     const at = inputs.length === 1 && path === 'event' ? path : `${path}.${i}`;
-    assertNoForbiddenKeys(raw, at);
+    assertSafeJson(raw, at);
     const input = parseWith(schema, normalizeKeys(raw), { what: 'event', prefix: at });
     checkText(input, at);
     rejectPiiInIdentifiers(ctx.scrubber, input, EVENT_ID_FIELDS, at);

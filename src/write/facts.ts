@@ -10,7 +10,7 @@
  */
 import { EngramError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { assertNoForbiddenKeys } from '../core/safe-keys.js';
+import { assertSafeJson } from '../core/safe-keys.js';
 import { assertCleanText, contentHash, normalizeText } from '../core/text.js';
 import type { Fact, JsonObject } from '../core/types.js';
 import { parseWith } from '../core/validate.js';
@@ -34,7 +34,7 @@ export interface RememberResult {
 }
 
 export function parseFactInput(ctx: EventWriteContext, raw: unknown, path = 'fact'): ParsedFactInput {
-  assertNoForbiddenKeys(raw, path);
+  assertSafeJson(raw, path);
   const input = parseWith(factInputSchema(ctx.config.limits.maxContentChars), normalizeKeys(raw), { what: 'fact', prefix: path });
   for (const key of ['text', 'subject', 'predicate', 'value', 'source', 'section', 'key'] as const) {
     const v = input[key];

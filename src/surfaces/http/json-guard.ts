@@ -10,7 +10,8 @@ import { EngramError } from '../../core/errors.js';
 import { assertNoForbiddenKeys } from '../../core/safe-keys.js';
 import type { AppEnv } from './env.js';
 
-export const MAX_JSON_DEPTH = 64;
+export { MAX_JSON_DEPTH } from '../../core/safe-keys.js';
+import { MAX_JSON_DEPTH } from '../../core/safe-keys.js';
 
 /** Whether arrays/objects in `text` nest deeper than `limit`, counting only brackets outside strings. */
 export function jsonDepthExceeds(text: string, limit: number): boolean {

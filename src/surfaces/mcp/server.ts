@@ -8,7 +8,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpMemory, McpScope } from './facade.js';
-import type { ToolEnv } from './tool.js';
+import { installToolCalls, type ToolEnv } from './tool.js';
 import { registerFeedbackTools } from './tools/feedback.js';
 import { registerMemoryTools } from './tools/memory.js';
 import { registerTimelineTools } from './tools/timeline.js';
@@ -45,5 +45,6 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
   registerTimelineTools(server, env);
   registerFeedbackTools(server, env);
   registerWorkingMemoryTools(server, env);
+  installToolCalls(server, env);
   return server;
 }
