@@ -14,7 +14,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number | ((e: EngramError) => num
   VALIDATION: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
-  NOT_FOUND: 404,
+  // A known path asked with a method it does not serve: 405, with `details.allow` (the Allow header).
+  NOT_FOUND: (e) => (e.details.allow ? 405 : 404),
   CONFLICT: 409,
   LIMIT: (e) => (e.details.limit === 'rate' ? 429 : 413),
   BUDGET: 422,

@@ -245,3 +245,24 @@ describe('service endpoints and logs', () => {
     expect(all).not.toContain(key.slice(4, 20));
   });
 });
+
+describe('methods a path does not serve', () => {
+  it('answer 405 with Allow, TRACE /mcp included, and unknown paths 404', async () => {
+    const { request } = await import('node:http');
+    const raw = (method: string, path: string) =>
+      new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+        const u = new URL(t.url);
+        const req = request({ host: u.hostname, port: u.port, path, method, headers: { authorization: `Bearer ${key}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow as string | undefined }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await raw('TRACE', '/mcp')).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, POST' });
+    expect(await raw('PUT', '/v1/events')).toEqual({ status: 405, allow: 'GET, HEAD, POST' });
+    expect(await raw('DELETE', '/v1/events/evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E')).toEqual({ status: 405, allow: 'GET, HEAD' });
+    expect(await raw('GET', '/v1/search')).toEqual({ status: 405, allow: 'POST' });
+    expect((await raw('GET', '/v1/nothing-here')).status).toBe(404);
+  });
+});
