@@ -33,11 +33,11 @@ const MEMO_ENTRIES = 4_096;
 
 export function createTokenCounter(encoding: TokenEncoding = 'cl100k_base'): TokenCounter {
   let loaded: Tiktoken | undefined;
-  const enc = { encode: (t: string) => (loaded ??= encoder(encoding)).encode(t), decode: (ts: number[]) => (loaded ??= encoder(encoding)).decode(ts) };
-  const memo = new Lru<string, number>(MEMO_ENTRIES);
   // Stored text is data: a memory containing `<|endoftext|>` is counted as the characters it is, never as the
   // special token (js-tiktoken's default throws on it, which turned one stored string into a failed read).
-  const encode = (text: string): number[] => enc.encode(text, [], []);
+  const enc = { encode: (t: string) => (loaded ??= encoder(encoding)).encode(t, [], []), decode: (ts: number[]) => (loaded ??= encoder(encoding)).decode(ts) };
+  const memo = new Lru<string, number>(MEMO_ENTRIES);
+  const encode = (text: string): number[] => enc.encode(text);
   return {
     encoding,
     count(text) {
