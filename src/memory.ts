@@ -22,6 +22,7 @@ import { documentVectorModel } from './write/document-vectors.js';
 import { Indexer, type IndexerProgress } from './write/indexer.js';
 import type { EventInput, FactInput } from './write/input.js';
 import { createScrubber } from './write/scrub.js';
+import { forgetWorkingMemories, sessionsToForget } from './forget-working.js';
 import { Lru } from './core/lru.js';
 import { createExamplesApi, type ExamplesApi, type LearnDeps } from './learn/feedback/index.js';
 import { createWorkingMemoryApi, type WorkingMemoryApi } from './working/index.js';
@@ -264,8 +265,12 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         throw new EngramError('VALIDATION', 'forget needs ids or a scope', { issues: [{ path: '', message: 'give ids or scope' }] });
       }
       await queue.drain();
-      learnEngine.learner.reset(tenantOf(input.tenant));
-      return storage.forget({ tenant: tenantOf(input.tenant), ...(ids.length ? { ids } : {}), ...(input.scope ? { scope: input.scope } : {}) }, clock.now());
+      const tenant = tenantOf(input.tenant);
+      learnEngine.learner.reset(tenant);
+      const sessions = await sessionsToForget(storage, tenant, input.scope);
+      const report = await storage.forget({ tenant, ...(ids.length ? { ids } : {}), ...(input.scope ? { scope: input.scope } : {}) }, clock.now());
+      const workingMemories = await forgetWorkingMemories(storage, tenant, sessions);
+      return workingMemories > 0 ? { ...report, workingMemories } : report;
     },
     async importJsonl(path, opts = {}) {
       return importJsonl(memory, writeCtx, path, opts);

@@ -1,6 +1,6 @@
 /**
  * kill -9 during concurrent HTTP ingest: each cycle starts `engram serve`, runs `workers` concurrent writers
- * (POST /v1/events, one event each, unique content) for a random 0.5–2.5 s, SIGKILLs the server mid-stream,
+ * (POST /v1/events, one event each, unique content) for a random 0.5–2.5 s once it is ready, SIGKILLs the server mid-stream,
  * and — before the next cycle writes — restarts it and checks that every acknowledged (201) event is there.
  * Integrity: the restarted server is ready and lists each event once; on SQLite also `PRAGMA integrity_check`
  * of the file itself, read-only, while no server has it open.
@@ -27,7 +27,18 @@ export interface CrashResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Until /readyz says ready (the model is loaded): the kill should land in ingest, not in start-up. */
+async function ready(server: ServerChild): Promise<number> {
+  for (let i = 0; i < 600; i++) {
+    const r = await call(server.url, 'GET', '/readyz');
+    if (r.status === 200) return r.status;
+    await sleep(100);
+  }
+  return 503;
+}
+
 async function ingestUntilKilled(server: ServerChild, key: string, cycle: number, workers: number, acked: Set<string>): Promise<void> {
+  await ready(server);
   let stop = false;
   const worker = async (w: number) => {
     for (let i = 0; !stop; i++) {
@@ -60,8 +71,8 @@ export async function runCrash(o: CrashOptions): Promise<CrashResult> {
         if (check !== 'ok') integrity = `cycle ${cycle}: ${check}`;
       }
       server = await startServer(o.store);
-      const ready = await call<{ status: string }>(server.url, 'GET', '/readyz');
-      if (ready.status !== 200) integrity = `cycle ${cycle}: /readyz ${ready.status}`;
+      const status = await ready(server);
+      if (status !== 200) integrity = `cycle ${cycle}: /readyz ${status}`;
       const ids = await allEventIds(server.url, key);
       const present = new Set(ids);
       duplicates = ids.length - present.size;
