@@ -25,8 +25,10 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number | ((e: EngramError) =
   VALIDATION: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
-  NOT_FOUND: 404,
+  // A known path asked with a method it does not serve: 405, with `details.allow` (the Allow header).
+  NOT_FOUND: (e) => (e.details.allow ? 405 : 404),
   CONFLICT: 409,
+  // LIMIT covers both a body that is too large (413) and a rate limit (429, `details.limit === 'rate'`).
   LIMIT: (e) => (e.details.limit === 'rate' ? 429 : 413),
   BUDGET: 422,
   ADAPTER: 502,
@@ -43,6 +45,7 @@ export function httpStatusOf(e: EngramError): number {
 /** The code an HTTP status stands for, when an answer carries no code of its own (a proxy's 502, a bare 500). */
 export function codeForHttpStatus(status: number): ErrorCode {
   if (status === 429 || status === 413) return 'LIMIT';
+  if (status === 405) return 'NOT_FOUND';
   const found = (Object.entries(HTTP_STATUS_BY_CODE) as [ErrorCode, unknown][]).find(([, s]) => s === status);
   if (found) return found[0];
   return status >= 500 ? 'UNAVAILABLE' : 'VALIDATION';

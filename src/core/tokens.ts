@@ -33,23 +33,26 @@ const MEMO_ENTRIES = 4_096;
 
 export function createTokenCounter(encoding: TokenEncoding = 'cl100k_base'): TokenCounter {
   let loaded: Tiktoken | undefined;
-  const enc = { encode: (t: string) => (loaded ??= encoder(encoding)).encode(t), decode: (ts: number[]) => (loaded ??= encoder(encoding)).decode(ts) };
+  // Stored text is data: a memory containing `<|endoftext|>` is counted as the characters it is, never as the
+  // special token (js-tiktoken's default throws on it, which turned one stored string into a failed read).
+  const enc = { encode: (t: string) => (loaded ??= encoder(encoding)).encode(t, [], []), decode: (ts: number[]) => (loaded ??= encoder(encoding)).decode(ts) };
   const memo = new Lru<string, number>(MEMO_ENTRIES);
+  const encode = (text: string): number[] => enc.encode(text);
   return {
     encoding,
     count(text) {
       if (text.length === 0) return 0;
-      if (text.length > MEMO_MAX_CHARS) return enc.encode(text).length;
-      return memo.getOrSet(text, (t) => enc.encode(t).length);
+      if (text.length > MEMO_MAX_CHARS) return encode(text).length;
+      return memo.getOrSet(text, (t) => encode(t).length);
     },
     truncate(text, maxTokens) {
       if (maxTokens <= 0) return '';
-      const tokens = enc.encode(text);
+      const tokens = encode(text);
       if (tokens.length <= maxTokens) return text;
       // Decoding a cut can split a multi-byte character; back off until the prefix round-trips within budget.
       for (let n = maxTokens; n > 0; n--) {
         const prefix = enc.decode(tokens.slice(0, n)).replace(/\uFFFD+$/, '');
-        if (enc.encode(prefix).length <= maxTokens) return prefix;
+        if (encode(prefix).length <= maxTokens) return prefix;
       }
       return '';
     },

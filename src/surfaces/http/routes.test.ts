@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestMemory } from '../../../testing/memory-fixture.js';
 import { createApp } from './app.js';
-import { READY_BACKLOG_CAP } from './routes/health.js';
+import { BacklogGauge } from './routes/health.js';
 import { parseServerOptions } from './options.js';
 import { startTestServer, type TestServer } from './server.test-support.js';
 
@@ -195,19 +195,38 @@ describe('service endpoints and logs', () => {
     expect(await res.json()).toMatchObject({ status: 'draining', storage: 'ok', embedder: 'ok' });
   });
 
-  it('counts the embedding backlog on /readyz only up to its cap, and says when it stopped there', async () => {
+  it('reports the true embedding backlog on /readyz, past ten thousand', async () => {
     const tm = await openTestMemory({ indexing: { background: false }, learn: { engine: { background: false } } });
     try {
       const app = createApp({ memory: tm.memory, options: parseServerOptions({}), logger: pino({ level: 'silent' }), isDraining: () => false });
       await tm.memory.logEvent({ type: 'note', content: 'one waiting text' });
-      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embedding_backlog: 1, embedding_backlog_at_least: false });
-      await tm.memory.logEvents(Array.from({ length: READY_BACKLOG_CAP }, (_, i) => ({ type: 'note' as const, content: `waiting text ${i}` })));
-      expect(await tm.memory.embeddingBacklog()).toBe(READY_BACKLOG_CAP + 1);
+      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embedding_backlog: 1 });
+      for (let i = 0; i < 12; i++) {
+        await tm.memory.logEvents(Array.from({ length: 1000 }, (_, j) => ({ type: 'note' as const, content: `waiting text ${i} ${j}` })));
+      }
+      expect(await tm.memory.embeddingBacklog()).toBe(12_001);
       await expect(tm.memory.embeddingBacklog({ upTo: 0 })).rejects.toMatchObject({ code: 'VALIDATION' });
-      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embedding_backlog: READY_BACKLOG_CAP, embedding_backlog_at_least: true });
+      await new Promise((r) => setTimeout(r, 50)); // past the reuse window of the first (tiny) count
+      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embedding_backlog: 12_001 });
     } finally {
       await tm.cleanup();
     }
+  });
+
+  it('reuses a backlog count for twenty times its cost and shares one count in flight', async () => {
+    let clock = 0;
+    let counts = 0;
+    const gauge = new BacklogGauge(async () => {
+      counts++;
+      clock += 100; // the count "costs" 100 ms
+      return 7 * counts;
+    }, () => clock);
+    const [a, b] = await Promise.all([gauge.read(), gauge.read()]);
+    expect([a.count, b.count, counts]).toEqual([7, 7, 1]);
+    clock += 1_500;
+    expect(await gauge.read()).toEqual({ count: 7, ageMs: 1_500 });
+    clock += 600; // 2,100 ms after the count: past 20 × 100 ms
+    expect((await gauge.read()).count).toBe(14);
   });
 
   it('logs one line per request with id, method, route, status and duration, and never contents, queries or keys', async () => {
@@ -224,5 +243,26 @@ describe('service endpoints and logs', () => {
     expect(all).not.toContain('zebra');
     expect(all).not.toContain(key);
     expect(all).not.toContain(key.slice(4, 20));
+  });
+});
+
+describe('methods a path does not serve', () => {
+  it('answer 405 with Allow, TRACE /mcp included, and unknown paths 404', async () => {
+    const { request } = await import('node:http');
+    const raw = (method: string, path: string) =>
+      new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+        const u = new URL(t.url);
+        const req = request({ host: u.hostname, port: u.port, path, method, headers: { authorization: `Bearer ${key}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow as string | undefined }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await raw('TRACE', '/mcp')).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, POST' });
+    expect(await raw('PUT', '/v1/events')).toEqual({ status: 405, allow: 'GET, HEAD, POST' });
+    expect(await raw('DELETE', '/v1/events/evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E')).toEqual({ status: 405, allow: 'GET, HEAD' });
+    expect(await raw('GET', '/v1/search')).toEqual({ status: 405, allow: 'POST' });
+    expect((await raw('GET', '/v1/nothing-here')).status).toBe(404);
   });
 });

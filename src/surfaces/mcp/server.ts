@@ -11,7 +11,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpMemory, McpScope } from './facade.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import type { ToolEnv } from './tool.js';
+import { installToolCalls, type ToolEnv } from './tool.js';
 import { registerFeedbackTools } from './tools/feedback.js';
 import { registerMemoryTools } from './tools/memory.js';
 import { registerTimelineTools } from './tools/timeline.js';
@@ -50,5 +50,6 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
   registerWorkingMemoryTools(server, env);
   registerResources(server, env);
   registerPrompts(server, env);
+  installToolCalls(server, env);
   return server;
 }

@@ -192,6 +192,7 @@ export const ForgetReportSchema = z
     links: z.number().int().optional(),
     procedures: z.number().int().optional(),
     examples: z.number().int().optional(),
+    workingMemories: z.number().int().optional().openapi({ description: "scratchpads of the forgotten user's sessions" }),
   })
   .openapi('ForgetReport');
 

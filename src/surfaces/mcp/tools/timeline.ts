@@ -3,6 +3,7 @@
  * budgeted context for a task (and hands back a retrieval id), `record_outcome` tells Engram how the answer
  * built from that context turned out, so what helped gains confidence and what misled loses it.
  */
+import { inertText } from '../../../core/prompt-safe.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
@@ -112,7 +113,7 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
       const sessionId = a.session_id ?? scope.sessionId;
       const scratchpad = sessionId && memory.working ? await memory.working.toContext({ tenant: scope.tenant, sessionId }) : '';
       const parts = [ctx.text || '(no relevant memories)'];
-      if (scratchpad) parts.push(`## Working Memory (session ${sessionId})\n${scratchpad}`);
+      if (scratchpad) parts.push(`## Working Memory (session ${inertText(sessionId ?? '')})\n${scratchpad}`);
       parts.push(`(retrieval_id: ${ctx.retrievalId} — ${ctx.tokens.used}/${ctx.tokens.budget} tokens, ${ctx.items.length} items)`);
       return {
         text: parts.join('\n\n'),
