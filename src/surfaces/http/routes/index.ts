@@ -6,6 +6,7 @@
 import type { RouteModule } from '../env.js';
 import { adminKeyRoutes } from './admin-keys.js';
 import { eventRoutes } from './events.js';
+import { factListRoutes } from './fact-list.js';
 import { factRoutes } from './facts.js';
 import { forgetRoutes } from './forget.js';
 import { healthRoutes } from './health.js';
@@ -13,15 +14,18 @@ import { mcpRoutes } from './mcp.js';
 import { meRoutes } from './me.js';
 import { retrievalRoutes } from './retrieval.js';
 import { transferRoutes } from './transfer.js';
+import { uiRoutes } from './ui.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
   healthRoutes,
   meRoutes,
   eventRoutes,
   factRoutes,
+  factListRoutes,
   retrievalRoutes,
   forgetRoutes,
   transferRoutes,
   adminKeyRoutes,
   mcpRoutes,
+  uiRoutes,
 ];

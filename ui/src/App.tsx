@@ -1,0 +1,87 @@
+/** The shell: log in with a tenant key, then one view per area of the API, chosen by the URL hash. */
+import { useEffect, useMemo, useState } from 'react';
+import { EngramApi } from './api/client';
+import { clearKey, loadKey, saveKey } from './api/session';
+import { Login } from './components/Login';
+import { ApiContext } from './components/useApi';
+import { VIEWS, type ViewId } from './views';
+
+function currentView(): ViewId {
+  const id = window.location.hash.replace(/^#\/?/, '').split('?')[0];
+  return VIEWS.find((v) => v.id === id)?.id ?? 'timeline';
+}
+
+export function App() {
+  const [key, setKey] = useState<string | null>(loadKey);
+  const [tenant, setTenant] = useState<string | null>(null);
+  const [view, setView] = useState<ViewId>(currentView);
+  const api = useMemo(() => (key ? new EngramApi(key) : null), [key]);
+
+  useEffect(() => {
+    const onHash = () => setView(currentView());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  useEffect(() => {
+    if (!api) return;
+    api.whoami().then(
+      (me) => setTenant(me.tenant),
+      () => {
+        clearKey();
+        setKey(null);
+      },
+    );
+  }, [api]);
+
+  if (!api) {
+    return (
+      <Login
+        onLogin={(k, t) => {
+          saveKey(k);
+          setTenant(t);
+          setKey(k);
+        }}
+      />
+    );
+  }
+
+  const active = VIEWS.find((v) => v.id === view) ?? VIEWS[0]!;
+  const View = active.component;
+  return (
+    <ApiContext.Provider value={api}>
+      <header className="top">
+        <span className="brand">Engram inspector</span>
+        <nav aria-label="Views">
+          <ul>
+            {VIEWS.map((v) => (
+              <li key={v.id}>
+                <a href={`#/${v.id}`} aria-current={v.id === view ? 'page' : undefined}>
+                  {v.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span className="tenant" data-testid="tenant">
+          tenant <strong>{tenant ?? '…'}</strong>
+        </span>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            clearKey();
+            setKey(null);
+            setTenant(null);
+          }}
+        >
+          Log out
+        </button>
+      </header>
+      <main id="main">
+        <h1>{active.label}</h1>
+        <View />
+      </main>
+    </ApiContext.Provider>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The inspector's only way to data: the public REST API on its own origin, with the tenant key the user
+ * logged in with as a bearer token. Errors come back as the API's typed error body.
+ */
+import type { ContextResult, Fact, ForgetReport, MemoryEvent, RememberResult, ScopeQuery, SearchHit } from './types';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+function queryString(q: Query): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined || v === '') continue;
+    if (Array.isArray(v)) v.forEach((x) => p.append(k, x));
+    else p.append(k, String(v));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+export interface EventListQuery extends ScopeQuery {
+  type?: readonly string[];
+  tag?: readonly string[];
+  since?: string;
+  until?: string;
+  afterSeq?: number;
+  limit?: number;
+}
+
+export class EngramApi {
+  constructor(private readonly key: string) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.key}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    if (!res.ok) {
+      const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+      throw new ApiError(res.status, err?.code ?? 'INTERNAL', err?.message ?? `HTTP ${res.status}`);
+    }
+    return parsed as T;
+  }
+
+  whoami(): Promise<{ tenant: string; keyId: string }> {
+    return this.call('GET', '/v1/me');
+  }
+
+  listEvents(q: EventListQuery): Promise<{ events: MemoryEvent[] }> {
+    return this.call('GET', `/v1/events${queryString({ ...q })}`);
+  }
+
+  getEvent(id: string): Promise<MemoryEvent> {
+    return this.call('GET', `/v1/events/${encodeURIComponent(id)}`);
+  }
+
+  redactEvent(id: string, reason: string): Promise<{ id: string; redacted: true }> {
+    return this.call('POST', `/v1/events/${encodeURIComponent(id)}/redact`, { reason });
+  }
+
+  search(input: { query: string; kinds?: string[]; k?: number; mode?: 'hybrid' | 'vector' | 'lexical' } & ScopeQuery): Promise<{ hits: SearchHit[] }> {
+    return this.call('POST', '/v1/search', input);
+  }
+
+  listFacts(q: ScopeQuery & { includeExpired?: boolean; limit?: number }): Promise<{ facts: Fact[] }> {
+    return this.call('GET', `/v1/facts${queryString({ ...q })}`);
+  }
+
+  getFact(id: string): Promise<Fact> {
+    return this.call('GET', `/v1/facts/${encodeURIComponent(id)}`);
+  }
+
+  factHistory(key: string): Promise<{ key: string; versions: Fact[] }> {
+    return this.call('GET', `/v1/facts/history${queryString({ key })}`);
+  }
+
+  remember(input: Record<string, unknown>): Promise<RememberResult> {
+    return this.call('POST', '/v1/facts', input);
+  }
+
+  getContext(body: Record<string, unknown>): Promise<ContextResult> {
+    return this.call('POST', '/v1/context', body);
+  }
+
+  forget(input: { ids?: string[]; scope?: ScopeQuery }): Promise<ForgetReport> {
+    return this.call('POST', '/v1/forget', input);
+  }
+}

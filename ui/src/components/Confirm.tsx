@@ -1,0 +1,63 @@
+/**
+ * A confirmation step for destructive actions, on the native modal <dialog> (focus is kept inside it and
+ * Escape cancels). With `reasonLabel` it also asks for a reason, which the action receives.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+
+export interface ConfirmProps {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  reasonLabel?: string;
+  onConfirm: (reason: string) => Promise<void> | void;
+  onClose: () => void;
+}
+
+export function Confirm({ title, message, confirmLabel, reasonLabel, onConfirm, onClose }: ConfirmProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    try {
+      await onConfirm(reason.trim());
+      onClose();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  return (
+    <dialog ref={ref} aria-labelledby="confirm-title" onClose={onClose} className="confirm">
+      <form onSubmit={(e) => void submit(e)}>
+        <h2 id="confirm-title">{title}</h2>
+        <p>{message}</p>
+        {reasonLabel && (
+          <>
+            <label htmlFor="confirm-reason">{reasonLabel}</label>
+            <input id="confirm-reason" required value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+          </>
+        )}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" className="secondary" onClick={() => ref.current?.close()}>
+            Cancel
+          </button>
+          <button type="submit" className="danger" autoFocus={!reasonLabel}>
+            {confirmLabel}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Each version's validity window (validFrom → validTo, else recordedAt → expiredAt) as a bar on one time
+ * axis, with an "as of" control: the version that held at that instant is marked and named.
+ */
+import { useMemo, useState } from 'react';
+import type { Fact } from '../api/types';
+import { fmtTime } from './Status';
+
+const W = 560;
+const ROW = 22;
+const PAD = 8;
+
+function windowOf(f: Fact, now: number): [number, number] {
+  const from = Date.parse(f.validFrom ?? f.recordedAt);
+  const to = f.validTo ? Date.parse(f.validTo) : f.expiredAt ? Date.parse(f.expiredAt) : now;
+  return [from, Math.max(to, from)];
+}
+
+export function ValidityAxis({ versions }: { versions: Fact[] }) {
+  const now = useMemo(() => Date.now(), []);
+  const spans = versions.map((v) => windowOf(v, now));
+  const min = Math.min(...spans.map((s) => s[0]));
+  const max = Math.max(now, ...spans.map((s) => s[1]));
+  const [asOf, setAsOf] = useState(1000);
+  const t = min + ((max - min) * asOf) / 1000;
+  const x = (ms: number) => PAD + ((W - 2 * PAD) * (ms - min)) / Math.max(1, max - min);
+  const holding = versions.findLast((_, i) => spans[i]![0] <= t && t <= spans[i]![1]);
+  const h = versions.length * ROW + 24;
+
+  return (
+    <figure className="validity">
+      <svg viewBox={`0 0 ${W} ${h}`} width="100%" role="img" aria-label={`Validity windows of ${versions.length} versions`}>
+        {versions.map((v, i) => {
+          const [a, b] = spans[i]!;
+          const held = v === holding;
+          return (
+            <g key={v.id}>
+              <rect x={x(a)} y={i * ROW + 4} width={Math.max(3, x(b) - x(a))} height={ROW - 8} rx={3} className={held ? 'bar held' : 'bar'} />
+              <text x={x(a) + 4} y={i * ROW + ROW / 2 + 4} className="barlabel">
+                v{v.version}
+              </text>
+            </g>
+          );
+        })}
+        <line x1={x(t)} x2={x(t)} y1={0} y2={h - 20} className="asof" />
+        <text x={PAD} y={h - 6} className="axislabel">
+          {fmtTime(new Date(min).toISOString())}
+        </text>
+        <text x={W - PAD} y={h - 6} textAnchor="end" className="axislabel">
+          {fmtTime(new Date(max).toISOString())}
+        </text>
+      </svg>
+      <label htmlFor="asof">As of</label>
+      <input id="asof" type="range" min={0} max={1000} value={asOf} onChange={(e) => setAsOf(Number(e.target.value))} aria-valuetext={fmtTime(new Date(t).toISOString())} />
+      <figcaption data-testid="asof-caption">
+        As of {fmtTime(new Date(t).toISOString())}: {holding ? `v${holding.version} — “${holding.text}”` : 'no version held'}
+      </figcaption>
+    </figure>
+  );
+}

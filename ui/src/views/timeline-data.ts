@@ -1,0 +1,133 @@
+/**
+ * The timeline's rows: pages of GET /v1/events (chronological, paged by seq) loaded as the list scrolls, or,
+ * when a text is given, the best matches of POST /v1/search over events (the list API has no text filter).
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { EngramApi, EventListQuery } from '../api/client';
+import type { ScopeQuery } from '../api/types';
+
+export const PAGE = 2000;
+const SEARCH_K = 500;
+
+export interface TimelineFilters extends ScopeQuery {
+  type?: string;
+  tags?: string;
+  since?: string;
+  until?: string;
+  text?: string;
+}
+
+export interface Row {
+  id: string;
+  seq?: number;
+  ts: string;
+  type: string;
+  actor?: string;
+  text: string;
+  userId?: string;
+  sessionId?: string;
+  tags: string[];
+  score?: number;
+}
+
+/** datetime-local values are local wall-clock times; the API takes ISO-8601. */
+function isoOf(v: string | undefined): string | undefined {
+  if (!v) return undefined;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+function tagList(v: string | undefined): string[] {
+  return (v ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+export function listQuery(f: TimelineFilters, afterSeq: number | undefined): EventListQuery {
+  return {
+    userId: f.userId,
+    agentId: f.agentId,
+    sessionId: f.sessionId,
+    taskId: f.taskId,
+    type: f.type ? [f.type] : undefined,
+    tag: tagList(f.tags),
+    since: isoOf(f.since),
+    until: isoOf(f.until),
+    afterSeq,
+    limit: PAGE,
+  };
+}
+
+export function useTimeline(api: EngramApi, filters: TimelineFilters, reloadToken: number) {
+  const [rows, setRows] = useState<Row[]>([]);
+  const [done, setDone] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  // The live request's generation: a page that arrives after the filters changed is dropped.
+  const gen = useRef(0);
+  const busy = useRef(false);
+  const lastSeq = useRef<number | undefined>(undefined);
+
+  const loadPage = useCallback(
+    async (g: number) => {
+      if (busy.current) return;
+      busy.current = true;
+      setLoading(true);
+      try {
+        if (filters.text?.trim()) {
+          const { hits } = await api.search({ query: filters.text.trim(), kinds: ['event'], k: SEARCH_K, ...scopeOnly(filters) });
+          if (g !== gen.current) return;
+          const want = new Set(tagList(filters.tags));
+          setRows(
+            hits
+              .filter((h) => (!filters.type || h.doc.type === filters.type) && [...want].every((t) => h.doc.tags.includes(t)))
+              .map((h) => ({ id: h.doc.refId, ts: h.doc.ts, type: h.doc.type ?? 'event', text: h.doc.text, userId: h.doc.userId, sessionId: h.doc.sessionId, tags: h.doc.tags, score: h.score })),
+          );
+          setDone(true);
+          return;
+        }
+        const { events } = await api.listEvents(listQuery(filters, lastSeq.current));
+        if (g !== gen.current) return;
+        lastSeq.current = events.at(-1)?.seq ?? lastSeq.current;
+        setRows((prev) =>
+          prev.concat(
+            events.map((e) => ({ id: e.id, seq: e.seq, ts: e.ts, type: e.type, actor: e.actor, text: e.content, userId: e.userId, sessionId: e.sessionId, tags: e.tags })),
+          ),
+        );
+        if (events.length < PAGE) setDone(true);
+      } catch (e) {
+        if (g === gen.current) setError(e);
+      } finally {
+        busy.current = false;
+        if (g === gen.current) setLoading(false);
+      }
+    },
+    [api, filters],
+  );
+
+  useEffect(() => {
+    gen.current += 1;
+    busy.current = false;
+    lastSeq.current = undefined;
+    setRows([]);
+    setDone(false);
+    setError(null);
+    void loadPage(gen.current);
+  }, [loadPage, reloadToken]);
+
+  const loadMore = useCallback(() => {
+    if (!done && !error) void loadPage(gen.current);
+  }, [done, error, loadPage]);
+
+  return { rows, done, loading, error, loadMore };
+}
+
+function scopeOnly(f: TimelineFilters): ScopeQuery {
+  const out: ScopeQuery = {};
+  if (f.userId) out.userId = f.userId;
+  if (f.agentId) out.agentId = f.agentId;
+  if (f.sessionId) out.sessionId = f.sessionId;
+  if (f.taskId) out.taskId = f.taskId;
+  return out;
+}
