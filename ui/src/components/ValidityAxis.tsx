@@ -9,6 +9,8 @@ import { fmtTime } from './Status';
 const W = 560;
 const ROW = 22;
 const PAD = 8;
+/** Left gutter for the version labels. */
+const GUTTER = 34;
 
 function windowOf(f: Fact, now: number): [number, number] {
   const from = Date.parse(f.validFrom ?? f.recordedAt);
@@ -20,11 +22,14 @@ export function ValidityAxis({ versions }: { versions: Fact[] }) {
   const now = useMemo(() => Date.now(), []);
   const spans = versions.map((v) => windowOf(v, now));
   const min = Math.min(...spans.map((s) => s[0]));
-  const max = Math.max(now, ...spans.map((s) => s[1]));
+  // Room on the right, so an open window that began a moment ago still shows as a bar running on.
+  const end = Math.max(now, ...spans.map((s) => s[1]));
+  const max = end + Math.max(1000, (end - min) * 0.15);
   const [asOf, setAsOf] = useState(1000);
-  const t = min + ((max - min) * asOf) / 1000;
-  const x = (ms: number) => PAD + ((W - 2 * PAD) * (ms - min)) / Math.max(1, max - min);
-  const holding = versions.findLast((_, i) => spans[i]![0] <= t && t <= spans[i]![1]);
+  const t = min + ((end - min) * asOf) / 1000;
+  const x = (ms: number) => GUTTER + ((W - GUTTER - PAD) * (ms - min)) / Math.max(1, max - min);
+  const open = (v: Fact) => !v.validTo && !v.expiredAt;
+  const holding = versions.findLast((v, i) => spans[i]![0] <= t && (open(v) || t <= spans[i]![1]));
   const h = versions.length * ROW + 24;
 
   return (
@@ -35,19 +40,19 @@ export function ValidityAxis({ versions }: { versions: Fact[] }) {
           const held = v === holding;
           return (
             <g key={v.id}>
-              <rect x={x(a)} y={i * ROW + 4} width={Math.max(3, x(b) - x(a))} height={ROW - 8} rx={3} className={held ? 'bar held' : 'bar'} />
-              <text x={x(a) + 4} y={i * ROW + ROW / 2 + 4} className="barlabel">
+              <text x={0} y={i * ROW + ROW / 2 + 4} className="barlabel">
                 v{v.version}
               </text>
+              <rect x={x(a)} y={i * ROW + 4} width={Math.max(3, (open(v) ? W - PAD : x(b)) - x(a))} height={ROW - 8} rx={3} className={held ? 'bar held' : 'bar'} />
             </g>
           );
         })}
         <line x1={x(t)} x2={x(t)} y1={0} y2={h - 20} className="asof" />
-        <text x={PAD} y={h - 6} className="axislabel">
+        <text x={GUTTER} y={h - 6} className="axislabel">
           {fmtTime(new Date(min).toISOString())}
         </text>
         <text x={W - PAD} y={h - 6} textAnchor="end" className="axislabel">
-          {fmtTime(new Date(max).toISOString())}
+          now {fmtTime(new Date(now).toISOString())}
         </text>
       </svg>
       <label htmlFor="asof">As of</label>

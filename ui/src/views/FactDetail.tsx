@@ -1,7 +1,7 @@
 /**
- * One fact lineage: the current version, editing (a new version), invalidating (a new version whose validity
- * ends now), forgetting; then every version with its diff, the validity windows on a time axis and the
- * confidence over versions.
+ * One fact lineage: the current version, editing (a new version), forgetting; then every version with its
+ * diff, the validity windows on a time axis and the confidence over versions. (Invalidating without new text
+ * needs an API route: remembering the same text with a validTo is a duplicate and writes nothing.)
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { Fact } from '../api/types';
@@ -14,7 +14,8 @@ import { VersionDiff } from '../components/VersionDiff';
 
 /** The fields a new version carries over from the one it replaces. */
 function carried(f: Fact): Record<string, unknown> {
-  const keep = ['key', 'kind', 'subject', 'predicate', 'value', 'source', 'section', 'tags', 'metadata', 'importance', 'userId', 'agentId', 'sessionId', 'taskId', 'validFrom'] as const;
+  // Not validFrom: a new version is valid from when it is recorded, unless the engine is told otherwise.
+  const keep = ['key', 'kind', 'subject', 'predicate', 'value', 'source', 'section', 'tags', 'metadata', 'importance', 'userId', 'agentId', 'sessionId', 'taskId'] as const;
   return Object.fromEntries(keep.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
 }
 
@@ -88,26 +89,6 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
         <div className="actions">
           <button type="submit" disabled={text.trim() === '' || text.trim() === current.text}>
             Save new version
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={Boolean(current.validTo)}
-            onClick={() =>
-              setPending({
-                title: 'Invalidate this fact?',
-                message: 'A new version is recorded whose validity ends now; earlier versions stay in the history.',
-                confirmLabel: 'Invalidate',
-                onConfirm: async () => {
-                  const r = await api.remember({ ...carried(current), text: current.text, confidence: current.confidence, validTo: new Date().toISOString() });
-                  setSaved(`invalidated (version ${r.fact.version})`);
-                  load();
-                  onChanged(`${factKey}: invalidated`);
-                },
-              })
-            }
-          >
-            Invalidate…
           </button>
           <button
             type="button"

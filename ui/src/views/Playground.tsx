@@ -58,7 +58,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function NumberField({ id, label, value, step, min, max, onChange }: { id: string; label: string; value: number; step?: number; min: number; max: number; onChange: (n: number) => void }) {
+function NumberField({ id, label, value, step, min, max, onChange }: { id: string; label: string; value: number; step?: number | 'any'; min: number; max: number; onChange: (n: number) => void }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -108,9 +108,9 @@ export function Playground() {
           <input id="pg-task" value={s.taskId} onChange={(e) => set('taskId', e.target.value)} />
         </div>
         <NumberField id="pg-topk" label="top_k" value={s.topK} min={1} max={200} onChange={(n) => set('topK', n)} />
-        <NumberField id="pg-budget" label="token budget" value={s.budget} min={1} max={1_000_000} step={100} onChange={(n) => set('budget', n)} />
+        <NumberField id="pg-budget" label="token budget" value={s.budget} min={1} max={1_000_000} onChange={(n) => set('budget', n)} />
         <NumberField id="pg-window" label="episodic window n" value={s.windowN} min={0} max={500} onChange={(n) => set('windowN', n)} />
-        <NumberField id="pg-mmr" label="MMR λ" value={s.mmr} min={0} max={1} step={0.05} onChange={(n) => set('mmr', n)} />
+        <NumberField id="pg-mmr" label="MMR λ" value={s.mmr} min={0} max={1} step="any" onChange={(n) => set('mmr', n)} />
         <div className="field checkbox">
           <input id="pg-rerank" type="checkbox" checked={s.rerank} onChange={(e) => set('rerank', e.target.checked)} />
           <label htmlFor="pg-rerank">rerank</label>
@@ -160,7 +160,7 @@ function ContextView({ result }: { result: ContextResult }) {
               {it.truncated && <span className="badge warn">truncated</span>}
               <span className="score">final {it.scores.final.toFixed(3)}</span>
             </div>
-            <p>{it.text}</p>
+            <p>{it.text || <em className="hint">(no text: redacted)</em>}</p>
             <ScoreBars scores={it.scores} />
             <p className="prov">
               {[it.provenance.type, it.provenance.actor, it.provenance.sessionId && `session ${it.provenance.sessionId}`, it.provenance.source, it.provenance.ts].filter(Boolean).join(' · ')}
