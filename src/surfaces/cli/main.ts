@@ -1,7 +1,5 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { registerBench } from './commands/bench.js';
-import { registerBenchData } from './commands/bench-data.js';
 import { registerData } from './commands/data.js';
 import { registerDemo } from './commands/demo.js';
 import { registerKeys } from './commands/keys.js';
@@ -27,8 +25,6 @@ registerData(program);
 registerDemo(program);
 registerServe(program);
 registerKeys(program);
-registerBench(program);
-registerBenchData(program);
 registerMcp(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => reportError(e, process.argv.includes('--json')));
