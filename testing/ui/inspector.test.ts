@@ -72,7 +72,7 @@ describe.skipIf(missing !== undefined && !inCi)('inspector in Chromium', () => {
     await page.keyboard.type(keyA);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('tenant').textContent()).toBe('tenant acme');
-    const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: localStorage.length, cookies: document.cookie }));
+    const stored = await page.evaluate('({ session: { ...sessionStorage }, local: localStorage.length, cookies: document.cookie })');
     expect(stored).toEqual({ session: { 'engram.key': keyA }, local: 0, cookies: '' });
   });
 

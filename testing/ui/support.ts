@@ -1,5 +1,5 @@
 /** Shared steps of the inspector's browser tests: the built app, logging in, axe, screenshots. */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -50,14 +50,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: false });
 }
 
+const FOCUSED = `(() => {
+  const a = document.activeElement;
+  const label = a?.getAttribute('aria-label') ?? (a?.id ? document.querySelector('label[for="' + a.id + '"]')?.textContent ?? null : null);
+  return { tag: a?.tagName.toLowerCase() ?? '', text: (a?.textContent ?? '').trim(), label };
+})()`;
+
 /** Presses Tab until the focused element matches, so a test proves an action is reachable by keyboard. */
 export async function tabTo(page: Page, matches: (el: { tag: string; text: string; label: string | null }) => boolean, maxTabs = 80): Promise<void> {
   for (let i = 0; i < maxTabs; i++) {
     await page.keyboard.press('Tab');
-    const el = await page.evaluate(() => {
-      const a = document.activeElement as HTMLElement | null;
-      return { tag: a?.tagName.toLowerCase() ?? '', text: (a?.textContent ?? '').trim(), label: a?.getAttribute('aria-label') ?? (a?.id ? document.querySelector(`label[for="${a.id}"]`)?.textContent ?? null : null) };
-    });
+    // Source text: the root tsconfig has no DOM types.
+    const el = (await page.evaluate(FOCUSED)) as { tag: string; text: string; label: string | null };
     if (matches(el)) return;
   }
   throw new TypeError(`no element matched after ${maxTabs} presses of Tab`);

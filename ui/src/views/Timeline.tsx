@@ -9,6 +9,8 @@ import { EventDetail } from './EventDetail';
 import { useTimeline, type TimelineFilters } from './timeline-data';
 
 const ROW_HEIGHT = 34;
+/** Fetch the next page this many rows before the end of what is loaded. */
+const PREFETCH_ROWS = 600;
 
 export function Timeline() {
   const api = useApi();
@@ -31,7 +33,7 @@ export function Timeline() {
 
   // Fetch the next page before the user reaches the end of what is loaded.
   useEffect(() => {
-    if (!done && !loading && rows.length > 0 && lastIndex >= rows.length - 300) loadMore();
+    if (!done && !loading && rows.length > 0 && lastIndex >= rows.length - PREFETCH_ROWS) loadMore();
   }, [lastIndex, rows.length, done, loading, loadMore]);
 
   function apply(e: FormEvent) {

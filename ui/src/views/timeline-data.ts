@@ -6,7 +6,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EngramApi, EventListQuery } from '../api/client';
 import type { ScopeQuery } from '../api/types';
 
-export const PAGE = 2000;
+/** The first page is small so the list paints at once; later pages are larger but still parse in a frame or two. */
+export const FIRST_PAGE = 300;
+export const PAGE = 1000;
 const SEARCH_K = 500;
 
 export interface TimelineFilters extends ScopeQuery {
@@ -44,7 +46,7 @@ function tagList(v: string | undefined): string[] {
     .filter(Boolean);
 }
 
-export function listQuery(f: TimelineFilters, afterSeq: number | undefined): EventListQuery {
+export function listQuery(f: TimelineFilters, afterSeq: number | undefined, limit: number): EventListQuery {
   return {
     userId: f.userId,
     agentId: f.agentId,
@@ -55,7 +57,7 @@ export function listQuery(f: TimelineFilters, afterSeq: number | undefined): Eve
     since: isoOf(f.since),
     until: isoOf(f.until),
     afterSeq,
-    limit: PAGE,
+    limit,
   };
 }
 
@@ -87,7 +89,8 @@ export function useTimeline(api: EngramApi, filters: TimelineFilters, reloadToke
           setDone(true);
           return;
         }
-        const { events } = await api.listEvents(listQuery(filters, lastSeq.current));
+        const limit = lastSeq.current === undefined ? FIRST_PAGE : PAGE;
+        const { events } = await api.listEvents(listQuery(filters, lastSeq.current, limit));
         if (g !== gen.current) return;
         lastSeq.current = events.at(-1)?.seq ?? lastSeq.current;
         setRows((prev) =>
@@ -95,7 +98,7 @@ export function useTimeline(api: EngramApi, filters: TimelineFilters, reloadToke
             events.map((e) => ({ id: e.id, seq: e.seq, ts: e.ts, type: e.type, actor: e.actor, text: e.content, userId: e.userId, sessionId: e.sessionId, tags: e.tags })),
           ),
         );
-        if (events.length < PAGE) setDone(true);
+        if (events.length < limit) setDone(true);
       } catch (e) {
         if (g === gen.current) setError(e);
       } finally {
