@@ -1,10 +1,10 @@
 /** The shell: log in with a tenant key, then one view per area of the API, chosen by the URL hash. */
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { EngramApi } from './api/client';
 import { clearKey, loadKey, saveKey } from './api/session';
 import { Login } from './components/Login';
 import { ApiContext } from './components/useApi';
-import { VIEWS, type ViewId } from './views';
+import { VIEWS, type ViewDef, type ViewId } from './views';
 
 function currentView(): ViewId {
   const id = window.location.hash.replace(/^#\/?/, '').split('?')[0];
@@ -15,6 +15,7 @@ export function App() {
   const [key, setKey] = useState<string | null>(loadKey);
   const [tenant, setTenant] = useState<string | null>(null);
   const [view, setView] = useState<ViewId>(currentView);
+  const [paths, setPaths] = useState<Set<string> | null>(null);
   const api = useMemo(() => (key ? new EngramApi(key) : null), [key]);
 
   useEffect(() => {
@@ -25,6 +26,7 @@ export function App() {
 
   useEffect(() => {
     if (!api) return;
+    api.paths().then(setPaths, () => setPaths(new Set()));
     api.whoami().then(
       (me) => setTenant(me.tenant),
       () => {
@@ -46,7 +48,9 @@ export function App() {
     );
   }
 
-  const active = VIEWS.find((v) => v.id === view) ?? VIEWS[0]!;
+  // Only the views whose API area this server offers (all of them if its document could not be read).
+  const offered: readonly ViewDef[] = paths && paths.size > 0 ? VIEWS.filter((v) => paths.has(v.needs)) : VIEWS;
+  const active = offered.find((v) => v.id === view) ?? offered[0] ?? VIEWS[0]!;
   const View = active.component;
   return (
     <ApiContext.Provider value={api}>
@@ -54,9 +58,9 @@ export function App() {
         <span className="brand">Engram inspector</span>
         <nav aria-label="Views">
           <ul>
-            {VIEWS.map((v) => (
+            {offered.map((v) => (
               <li key={v.id}>
-                <a href={`#/${v.id}`} aria-current={v.id === view ? 'page' : undefined}>
+                <a href={`#/${v.id}`} aria-current={v.id === active.id ? 'page' : undefined}>
                   {v.label}
                 </a>
               </li>
@@ -80,7 +84,9 @@ export function App() {
       </header>
       <main id="main">
         <h1>{active.label}</h1>
-        <View />
+        <Suspense fallback={<p className="hint">Loading…</p>}>
+          <View />
+        </Suspense>
       </main>
     </ApiContext.Provider>
   );

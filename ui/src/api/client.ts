@@ -2,6 +2,7 @@
  * The inspector's only way to data: the public REST API on its own origin, with the tenant key the user
  * logged in with as a bearer token. Errors come back as the API's typed error body.
  */
+import type { CausalChain, Episode, Example, Link, Procedure, WireScopeQuery, WorkingMemory } from './learn-types';
 import type { ContextResult, Fact, ForgetReport, MemoryEvent, RememberResult, ScopeQuery, SearchHit } from './types';
 
 export class ApiError extends Error {
@@ -94,5 +95,45 @@ export class EngramApi {
 
   forget(input: { ids?: string[]; scope?: ScopeQuery }): Promise<ForgetReport> {
     return this.call('POST', '/v1/forget', input);
+  }
+
+  /** Which paths this server's API offers (its public OpenAPI document), so views of absent areas are hidden. */
+  async paths(): Promise<Set<string>> {
+    const res = await fetch('/openapi.json');
+    if (!res.ok) return new Set();
+    const doc = (await res.json()) as { paths?: Record<string, unknown> };
+    return new Set(Object.keys(doc.paths ?? {}));
+  }
+
+  listEpisodes(q: WireScopeQuery & { outcome?: string; closed?: string; limit?: number }): Promise<{ episodes: Episode[] }> {
+    return this.call('GET', `/v1/episodes${queryString({ ...q })}`);
+  }
+
+  getEpisode(id: string): Promise<{ episode: Episode; links: Link[] }> {
+    return this.call('GET', `/v1/episodes/${encodeURIComponent(id)}`);
+  }
+
+  causalChain(id: string): Promise<CausalChain> {
+    return this.call('GET', `/v1/episodes/${encodeURIComponent(id)}/chain`);
+  }
+
+  listProcedures(limit = 500): Promise<{ procedures: Procedure[] }> {
+    return this.call('GET', `/v1/procedures${queryString({ limit })}`);
+  }
+
+  listExamples(q: WireScopeQuery & { polarity?: string; limit?: number }): Promise<{ examples: Example[] }> {
+    return this.call('GET', `/v1/examples${queryString({ ...q })}`);
+  }
+
+  giveFeedback(input: WireScopeQuery & { query: string; response: string; feedback: 'positive' | 'negative'; reason?: string }): Promise<{ action: string; example: Example }> {
+    return this.call('POST', '/v1/feedback', input);
+  }
+
+  deleteExample(id: string): Promise<{ id: string; deleted: true }> {
+    return this.call('DELETE', `/v1/examples/${encodeURIComponent(id)}`);
+  }
+
+  workingMemory(sessionId: string, q: { user_id?: string; agent_id?: string } = {}): Promise<WorkingMemory> {
+    return this.call('GET', `/v1/sessions/${encodeURIComponent(sessionId)}/working-memory${queryString({ ...q })}`);
   }
 }

@@ -1,23 +1,25 @@
 /** Timeline: every event of the tenant, filtered, in a virtualized list; the selected event's detail beside it. */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { EVENT_TYPES } from '../api/types';
-import { ScopeFields } from '../components/ScopeFields';
-import { ErrorLine, fmtTime } from '../components/Status';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ErrorLine } from '../components/Status';
 import { useApi } from '../components/useApi';
 import { EventDetail } from './EventDetail';
-import { useTimeline, type TimelineFilters } from './timeline-data';
+import { TimelineFilters } from './TimelineFilters';
+import { ROW_HEIGHT, TimelineRow } from './TimelineRow';
+import { useTimeline, type TimelineFilters as Filters } from './timeline-data';
 
-const ROW_HEIGHT = 34;
 /** Fetch the next page this many rows before the end of what is loaded. */
 const PREFETCH_ROWS = 600;
 
+function eventInHash(): string | null {
+  return new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('event');
+}
+
 export function Timeline() {
   const api = useApi();
-  const [draft, setDraft] = useState<TimelineFilters>({});
-  const [filters, setFilters] = useState<TimelineFilters>({});
+  const [filters, setFilters] = useState<Filters>({});
   const [reload, setReload] = useState(0);
-  const [selected, setSelected] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(eventInHash);
   const [notice, setNotice] = useState('');
   const { rows, done, loading, error, loadMore } = useTimeline(api, filters, reload);
 
@@ -31,67 +33,36 @@ export function Timeline() {
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? 0;
 
-  // Fetch the next page before the user reaches the end of what is loaded.
   useEffect(() => {
     if (!done && !loading && rows.length > 0 && lastIndex >= rows.length - PREFETCH_ROWS) loadMore();
   }, [lastIndex, rows.length, done, loading, loadMore]);
 
-  function apply(e: FormEvent) {
-    e.preventDefault();
-    setSelected(null);
-    setFilters({ ...draft });
-  }
+  // Other views link to an event as #/timeline?event=<id>.
+  useEffect(() => {
+    const onHash = () => {
+      const id = eventInHash();
+      if (id) setSelected(id);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
 
-  function afterChange(message: string) {
+  const apply = useCallback((f: Filters) => {
+    setSelected(null);
+    setNotice('');
+    setFilters(f);
+  }, []);
+
+  const afterChange = useCallback((message: string) => {
     setNotice(message);
     setSelected(null);
     setReload((r) => r + 1);
-  }
+  }, []);
 
   return (
     <div className="split">
       <section aria-label="Events" className="pane">
-        <form className="filters" onSubmit={apply} aria-label="Event filters">
-          <ScopeFields idPrefix="tl" value={draft} onChange={setDraft} />
-          <div className="field">
-            <label htmlFor="tl-type">Type</label>
-            <select id="tl-type" value={draft.type ?? ''} onChange={(e) => setDraft({ ...draft, type: e.target.value || undefined })}>
-              <option value="">any</option>
-              {EVENT_TYPES.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="tl-tags">Tags (all of, comma-separated)</label>
-            <input id="tl-tags" value={draft.tags ?? ''} onChange={(e) => setDraft({ ...draft, tags: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="tl-since">From</label>
-            <input id="tl-since" type="datetime-local" value={draft.since ?? ''} onChange={(e) => setDraft({ ...draft, since: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="tl-until">Until</label>
-            <input id="tl-until" type="datetime-local" value={draft.until ?? ''} onChange={(e) => setDraft({ ...draft, until: e.target.value })} />
-          </div>
-          <div className="field wide">
-            <label htmlFor="tl-text">Text (searches events)</label>
-            <input id="tl-text" type="search" value={draft.text ?? ''} onChange={(e) => setDraft({ ...draft, text: e.target.value })} />
-          </div>
-          <div className="field buttons">
-            <button type="submit">Apply filters</button>
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => {
-                setDraft({});
-                setFilters({});
-              }}
-            >
-              Clear
-            </button>
-          </div>
-        </form>
+        <TimelineFilters onApply={apply} />
         <p role="status" className="count" data-testid="timeline-count">
           {rows.length.toLocaleString('en-US')} {filters.text ? 'matching' : ''} events{done ? '' : ' loaded so far'}
           {loading ? ' · loading…' : ''}
@@ -102,17 +73,7 @@ export function Timeline() {
           <div role="list" aria-label="Timeline events" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((v) => {
               const r = rows[v.index]!;
-              return (
-                <div role="listitem" key={r.id} className="vrow" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
-                  <button type="button" className={`rowbtn${selected === r.id ? ' selected' : ''}`} aria-pressed={selected === r.id} onClick={() => setSelected(r.id)}>
-                    <span className="ts">{fmtTime(r.ts)}</span>
-                    <span className={`badge type-${r.type}`}>{r.type}</span>
-                    <span className="who">{r.userId ?? '—'}</span>
-                    <span className="text">{r.text}</span>
-                    {r.score !== undefined && <span className="score">{r.score.toFixed(3)}</span>}
-                  </button>
-                </div>
-              );
+              return <TimelineRow key={r.id} row={r} top={v.start} selected={selected === r.id} onSelect={setSelected} />;
             })}
           </div>
         </div>
