@@ -31,19 +31,19 @@ describe.skipIf(missing !== undefined && !inCi)('inspector in Chromium', () => {
       const r = await t.call('POST', path, { key, body });
       expect(r.status, `${path}: ${r.text}`).toBeLessThan(300);
     };
-    const alice = { userId: 'alice', sessionId: 's-alice-1', taskId: 'trip' };
+    const alice = { user_id: 'alice', session_id: 's-alice-1', task_id: 'trip' };
     await post(keyA, '/v1/events/batch', {
       events: [
         { ...alice, type: 'message', actor: 'user', content: 'I am planning a trip to Lisbon in May', tags: ['travel'] },
         { ...alice, type: 'decision', actor: 'agent', content: 'Book the hotel near Alfama', tags: ['travel', 'booking'] },
         { ...alice, type: 'tool_call', actor: 'agent', content: 'search_flights LIS 2026-05-02', tool: 'search_flights', args: { to: 'LIS' } },
         { ...alice, type: 'outcome', actor: 'agent', content: 'Flight booked: TAP 123 to Lisbon', tags: ['travel'] },
-        { userId: 'bob', sessionId: 's-bob-1', type: 'message', actor: 'user', content: 'Bob prefers window seats', tags: ['preference'] },
+        { user_id: 'bob', session_id: 's-bob-1', type: 'message', actor: 'user', content: 'Bob prefers window seats', tags: ['preference'] },
       ],
     });
-    await post(keyA, '/v1/facts', { key: 'alice.diet', text: 'Alice is vegetarian', userId: 'alice', subject: 'alice', predicate: 'diet', confidence: 0.7 });
+    await post(keyA, '/v1/facts', { key: 'alice.diet', text: 'Alice is vegetarian', user_id: 'alice', subject: 'alice', predicate: 'diet', confidence: 0.7 });
     await post(keyA, '/v1/facts', { key: 'office.wifi', text: 'The office wifi password rotates monthly', tags: ['policy'] });
-    await post(keyB, '/v1/events', { userId: 'carol', type: 'message', actor: 'user', content: 'Globex quarterly numbers are confidential' });
+    await post(keyB, '/v1/events', { user_id: 'carol', type: 'message', actor: 'user', content: 'Globex quarterly numbers are confidential' });
     await post(keyB, '/v1/facts', { key: 'hq', text: 'Globex HQ is in Springfield' });
     await t.tm.memory.flush();
 
@@ -199,7 +199,7 @@ describe.skipIf(missing !== undefined && !inCi)('inspector in Chromium', () => {
     await openView(page, 'Facts');
     await page.getByRole('table').getByText('The office wifi password rotates monthly').waitFor();
     expect(await page.locator('main').textContent()).not.toMatch(/Alice is/);
-    const left = (await t.call('GET', '/v1/events?userId=alice', { key: keyA })).body as { events: unknown[] };
+    const left = (await t.call('POST', '/v1/events/query', { key: keyA, body: { user_id: 'alice' } })).body as { events: unknown[] };
     expect(left.events).toEqual([]);
   });
 

@@ -84,9 +84,14 @@ export function App() {
       </header>
       <main id="main">
         <h1>{active.label}</h1>
-        <Suspense fallback={<p className="hint">Loading…</p>}>
-          <View />
-        </Suspense>
+        {/* The API's document is read first: it says which areas (and which casing) this server has. */}
+        {paths ? (
+          <Suspense fallback={<p className="hint">Loading…</p>}>
+            <View />
+          </Suspense>
+        ) : (
+          <p className="hint">Loading…</p>
+        )}
       </main>
     </ApiContext.Provider>
   );

@@ -3,6 +3,7 @@
  * logged in with as a bearer token. Errors come back as the API's typed error body.
  */
 import type { CausalChain, Episode, Example, Link, Procedure, WireScopeQuery, WorkingMemory } from './learn-types';
+import { camelParams, snakeKeys } from './wire';
 import type { ContextResult, Fact, ForgetReport, MemoryEvent, RememberResult, ScopeQuery, SearchHit } from './types';
 
 export class ApiError extends Error {
@@ -33,11 +34,14 @@ export interface EventListQuery extends ScopeQuery {
   tag?: readonly string[];
   since?: string;
   until?: string;
-  afterSeq?: number;
+  after_seq?: number;
   limit?: number;
 }
 
 export class EngramApi {
+  /** True for a server whose query parameters are camelCase (before the one wire casing); see wire.ts. */
+  private camelQueries = false;
+
   constructor(private readonly key: string) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -50,15 +54,19 @@ export class EngramApi {
       const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
       throw new ApiError(res.status, err?.code ?? 'INTERNAL', err?.message ?? `HTTP ${res.status}`);
     }
-    return parsed as T;
+    return snakeKeys(parsed) as T;
   }
 
-  whoami(): Promise<{ tenant: string; keyId: string }> {
+  private q(query: Query): string {
+    return queryString((this.camelQueries ? camelParams(query) : query) as Query);
+  }
+
+  whoami(): Promise<{ tenant: string; key_id: string }> {
     return this.call('GET', '/v1/me');
   }
 
   listEvents(q: EventListQuery): Promise<{ events: MemoryEvent[] }> {
-    return this.call('GET', `/v1/events${queryString({ ...q })}`);
+    return this.call('GET', `/v1/events${this.q({ ...q })}`);
   }
 
   getEvent(id: string): Promise<MemoryEvent> {
@@ -73,7 +81,7 @@ export class EngramApi {
     return this.call('POST', '/v1/search', input);
   }
 
-  listFacts(q: ScopeQuery & { includeExpired?: boolean; limit?: number }): Promise<{ facts: Fact[] }> {
+  listFacts(q: ScopeQuery & { include_expired?: boolean; limit?: number }): Promise<{ facts: Fact[] }> {
     return this.call('GET', `/v1/facts${queryString({ ...q })}`);
   }
 
@@ -101,7 +109,8 @@ export class EngramApi {
   async paths(): Promise<Set<string>> {
     const res = await fetch('/openapi.json');
     if (!res.ok) return new Set();
-    const doc = (await res.json()) as { paths?: Record<string, unknown> };
+    const doc = (await res.json()) as { paths?: Record<string, { get?: { parameters?: { name: string }[] } }> };
+    this.camelQueries = (doc.paths?.['/v1/events']?.get?.parameters ?? []).some((p) => p.name === 'userId');
     return new Set(Object.keys(doc.paths ?? {}));
   }
 

@@ -1,6 +1,6 @@
 /**
- * The REST API's records as the inspector reads them (the OpenAPI document's `Event`, `Fact`, `ContextResult`
- * …, times as ISO-8601 strings). Only the fields the views use are spelled out.
+ * The REST API's records as the inspector reads them, in the API's wire casing: snake_case keys, ISO-8601
+ * times (the client normalizes any other casing, see wire.ts). Only the fields the views use are spelled out.
  */
 export const EVENT_TYPES = [
   'message',
@@ -22,17 +22,17 @@ export type DocKind = (typeof DOC_KINDS)[number];
 
 export interface Scope {
   tenant: string;
-  userId?: string;
-  agentId?: string;
-  sessionId?: string;
-  taskId?: string;
+  user_id?: string;
+  agent_id?: string;
+  session_id?: string;
+  task_id?: string;
 }
 
 export interface MemoryEvent extends Scope {
   id: string;
   seq: number;
   ts: string;
-  recordedAt: string;
+  recorded_at: string;
   type: EventType;
   actor: string;
   name?: string;
@@ -40,13 +40,13 @@ export interface MemoryEvent extends Scope {
   tool?: string;
   args?: unknown;
   result?: unknown;
-  stateLabel?: string;
+  state_label?: string;
   tags: string[];
   importance: number;
   source?: string;
   metadata: Record<string, unknown>;
-  contentHash: string;
-  expiresAt?: string;
+  content_hash: string;
+  expires_at?: string;
   pii: { scrubbed: boolean; counts: Record<string, number> };
 }
 
@@ -65,37 +65,30 @@ export interface Fact extends Scope {
   tags: string[];
   metadata: Record<string, unknown>;
   confidence: number;
-  supportCount: number;
-  contradictCount: number;
+  support_count: number;
+  contradict_count: number;
   importance: number;
-  validFrom?: string;
-  validTo?: string;
-  recordedAt: string;
-  expiredAt?: string;
-  expiresAt?: string;
-  provenance: { origin: string; eventIds?: string[]; episodeIds?: string[]; note?: string };
+  valid_from?: string;
+  valid_to?: string | null;
+  recorded_at: string;
+  expired_at?: string | null;
+  expires_at?: string;
+  provenance: { origin: string; event_ids?: string[]; episode_ids?: string[]; note?: string };
 }
 
 export interface RememberResult {
   fact: Fact;
   status: 'created' | 'versioned' | 'duplicate';
-  supersededId?: string;
+  superseded_id?: string;
 }
 
 export interface ScoreBreakdown {
-  vector: number | null;
-  lexical: number | null;
-  relevance: number | null;
-  recency: number | null;
-  importance: number | null;
-  confidence: number | null;
-  rerank: number | null;
   final: number;
   [signal: string]: number | null;
 }
 
 export interface SearchHit {
-  doc: { kind: DocKind; refId: string; text: string; ts: string; type?: string; tags: string[]; userId?: string; sessionId?: string };
+  doc: { kind: DocKind; ref_id: string; text: string; ts: string; type?: string; tags: string[]; user_id?: string; session_id?: string };
   score: number;
   scores: ScoreBreakdown;
 }
@@ -106,17 +99,17 @@ export interface ContextItem {
   section: string;
   text: string;
   truncated: boolean;
-  provenance: { source: string | null; section: string | null; ts: string; type: string | null; actor: string | null; taskId: string | null; sessionId: string | null; tags: string[] };
+  provenance: { source: string | null; section: string | null; ts: string; type: string | null; actor: string | null; task_id: string | null; session_id: string | null; tags: string[] };
   scores: ScoreBreakdown;
 }
 
 export interface ContextResult {
-  retrievalId: string;
+  retrieval_id: string;
   query: string;
   route: string;
   items: ContextItem[];
-  conflicts: { reason: string; action: string; itemIds: string[]; droppedIds: string[]; note: string }[];
-  sections: { name: string; itemIds: string[] }[];
+  conflicts: { reason: string; action: string; item_ids: string[]; dropped_ids: string[]; note: string }[];
+  sections: { name: string; item_ids: string[] }[];
   tokens: { used: number; budget: number };
   dropped: number;
   text: string;
@@ -130,10 +123,10 @@ export interface ForgetReport {
   [kind: string]: number;
 }
 
-/** The scope filters shared by the timeline and the facts list. */
+/** The scope filters shared by the filter forms. */
 export interface ScopeQuery {
-  userId?: string;
-  agentId?: string;
-  sessionId?: string;
-  taskId?: string;
+  user_id?: string;
+  agent_id?: string;
+  session_id?: string;
+  task_id?: string;
 }

@@ -10,7 +10,7 @@ export function ConfidenceChart({ versions }: { versions: Fact[] }) {
   useEffect(() => {
     const node = el.current;
     if (!node) return;
-    const xs = versions.map((v) => Date.parse(v.recordedAt) / 1000);
+    const xs = versions.map((v) => Date.parse(v.recorded_at) / 1000);
     // uPlot needs increasing x; versions recorded in the same second are spread by a millisecond each.
     for (let i = 1; i < xs.length; i++) if (xs[i]! <= xs[i - 1]!) xs[i] = xs[i - 1]! + 0.001;
     const plot = new uPlot(
@@ -32,7 +32,7 @@ export function ConfidenceChart({ versions }: { versions: Fact[] }) {
     <figure className="chart">
       <div ref={el} role="img" aria-label={`Confidence over ${versions.length} versions: ${versions.map((v) => v.confidence.toFixed(2)).join(', ')}`} />
       <figcaption>
-        {versions.map((v) => `v${v.version}: ${v.confidence.toFixed(2)} (+${v.supportCount}/−${v.contradictCount})`).join(' · ')}
+        {versions.map((v) => `v${v.version}: ${v.confidence.toFixed(2)} (+${v.support_count}/−${v.contradict_count})`).join(' · ')}
       </figcaption>
     </figure>
   );

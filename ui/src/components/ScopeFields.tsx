@@ -2,10 +2,10 @@
 import type { ScopeQuery } from '../api/types';
 
 const FIELDS: { key: keyof ScopeQuery; label: string }[] = [
-  { key: 'userId', label: 'User' },
-  { key: 'sessionId', label: 'Session' },
-  { key: 'taskId', label: 'Task' },
-  { key: 'agentId', label: 'Agent' },
+  { key: 'user_id', label: 'User' },
+  { key: 'session_id', label: 'Session' },
+  { key: 'task_id', label: 'Task' },
+  { key: 'agent_id', label: 'Agent' },
 ];
 
 export function ScopeFields<T extends ScopeQuery>({ idPrefix, value, onChange }: { idPrefix: string; value: T; onChange: (v: T) => void }) {

@@ -1,5 +1,5 @@
 /**
- * Each version's validity window (validFrom → validTo, else recordedAt → expiredAt) as a bar on one time
+ * Each version's validity window (valid_from → valid_to, else recorded_at → expired_at) as a bar on one time
  * axis, with an "as of" control: the version that held at that instant is marked and named.
  */
 import { useMemo, useState } from 'react';
@@ -13,8 +13,8 @@ const PAD = 8;
 const GUTTER = 34;
 
 function windowOf(f: Fact, now: number): [number, number] {
-  const from = Date.parse(f.validFrom ?? f.recordedAt);
-  const to = f.validTo ? Date.parse(f.validTo) : f.expiredAt ? Date.parse(f.expiredAt) : now;
+  const from = Date.parse(f.valid_from ?? f.recorded_at);
+  const to = f.valid_to ? Date.parse(f.valid_to) : f.expired_at ? Date.parse(f.expired_at) : now;
   return [from, Math.max(to, from)];
 }
 
@@ -28,7 +28,7 @@ export function ValidityAxis({ versions }: { versions: Fact[] }) {
   const [asOf, setAsOf] = useState(1000);
   const t = min + ((end - min) * asOf) / 1000;
   const x = (ms: number) => GUTTER + ((W - GUTTER - PAD) * (ms - min)) / Math.max(1, max - min);
-  const open = (v: Fact) => !v.validTo && !v.expiredAt;
+  const open = (v: Fact) => !v.valid_to && !v.expired_at;
   const holding = versions.findLast((v, i) => spans[i]![0] <= t && (open(v) || t <= spans[i]![1]));
   const h = versions.length * ROW + 24;
 

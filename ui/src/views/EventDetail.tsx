@@ -33,21 +33,21 @@ export function EventDetail({ id, onChanged }: { id: string; onChanged: (message
     ['id', event.id],
     ['seq', String(event.seq)],
     ['time', fmtTime(event.ts)],
-    ['recorded', fmtTime(event.recordedAt)],
+    ['recorded', fmtTime(event.recorded_at)],
     ['type', event.type],
     ['actor', event.actor],
-    ['user', event.userId],
-    ['agent', event.agentId],
-    ['session', event.sessionId],
-    ['task', event.taskId],
-    ['state', event.stateLabel],
+    ['user', event.user_id],
+    ['agent', event.agent_id],
+    ['session', event.session_id],
+    ['task', event.task_id],
+    ['state', event.state_label],
     ['tool', event.tool],
     ['source', event.source],
     ['tags', event.tags.join(', ') || undefined],
     ['importance', event.importance.toFixed(2)],
-    ['content hash', event.contentHash],
+    ['content hash', event.content_hash],
     ['PII scrubbed', event.pii.scrubbed ? Object.entries(event.pii.counts).map(([k, n]) => `${k}×${n}`).join(', ') || 'yes' : 'no'],
-    ['expires', event.expiresAt ? fmtTime(event.expiresAt) : undefined],
+    ['expires', event.expires_at ? fmtTime(event.expires_at) : undefined],
   ];
 
   return (
@@ -121,23 +121,23 @@ export function EventDetail({ id, onChanged }: { id: string; onChanged: (message
         >
           Forget event…
         </button>
-        {event.userId && (
+        {event.user_id && (
           <button
             type="button"
             className="danger"
             onClick={() =>
               setPending({
-                title: `Forget user ${event.userId}?`,
-                message: `Everything in user ${event.userId}'s scope (events, facts, episodes …) is deleted for good.`,
+                title: `Forget user ${event.user_id}?`,
+                message: `Everything in user ${event.user_id}'s scope (events, facts, episodes …) is deleted for good.`,
                 confirmLabel: 'Forget user',
                 onConfirm: async () => {
-                  const r = await api.forget({ scope: { userId: event.userId } });
-                  onChanged(`forgot user ${event.userId}: ${r.events} events, ${r.facts} facts`);
+                  const r = await api.forget({ scope: { user_id: event.user_id } });
+                  onChanged(`forgot user ${event.user_id}: ${r.events} events, ${r.facts} facts`);
                 },
               })
             }
           >
-            Forget user {event.userId}…
+            Forget user {event.user_id}…
           </button>
         )}
       </div>

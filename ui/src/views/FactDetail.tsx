@@ -1,7 +1,7 @@
 /**
  * One fact lineage: the current version, editing (a new version), forgetting; then every version with its
  * diff, the validity windows on a time axis and the confidence over versions. (Invalidating without new text
- * needs an API route: remembering the same text with a validTo is a duplicate and writes nothing.)
+ * needs an API route: remembering the same text with a valid_to is a duplicate and writes nothing.)
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { Fact } from '../api/types';
@@ -14,8 +14,8 @@ import { VersionDiff } from '../components/VersionDiff';
 
 /** The fields a new version carries over from the one it replaces. */
 function carried(f: Fact): Record<string, unknown> {
-  // Not validFrom: a new version is valid from when it is recorded, unless the engine is told otherwise.
-  const keep = ['key', 'kind', 'subject', 'predicate', 'value', 'source', 'section', 'tags', 'metadata', 'importance', 'userId', 'agentId', 'sessionId', 'taskId'] as const;
+  // Not valid_from: a new version is valid from when it is recorded, unless the engine is told otherwise.
+  const keep = ['key', 'kind', 'subject', 'predicate', 'value', 'source', 'section', 'tags', 'metadata', 'importance', 'user_id', 'agent_id', 'session_id', 'task_id'] as const;
   return Object.fromEntries(keep.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
 }
 
@@ -31,7 +31,7 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
     api.factHistory(factKey).then(
       (h) => {
         setVersions(h.versions);
-        const cur = h.versions.filter((v) => !v.expiredAt).at(-1) ?? h.versions.at(-1);
+        const cur = h.versions.filter((v) => !v.expired_at).at(-1) ?? h.versions.at(-1);
         setText(cur?.text ?? '');
       },
       (e: unknown) => setError(e),
@@ -47,7 +47,7 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
 
   if (error) return <ErrorLine error={error} />;
   if (!versions) return <p className="hint">Loading {factKey}…</p>;
-  const current = versions.filter((v) => !v.expiredAt).at(-1) ?? versions.at(-1)!;
+  const current = versions.filter((v) => !v.expired_at).at(-1) ?? versions.at(-1)!;
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -74,13 +74,13 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
         <div><dt>kind</dt><dd>{current.kind}</dd></div>
         {current.subject && <div><dt>subject · predicate</dt><dd>{current.subject} · {current.predicate ?? '—'}</dd></div>}
         <div><dt>confidence</dt><dd>{current.confidence.toFixed(2)}</dd></div>
-        <div><dt>support / contradict</dt><dd>{current.supportCount} / {current.contradictCount}</dd></div>
-        <div><dt>valid</dt><dd>{fmtTime(current.validFrom)} → {current.validTo ? fmtTime(current.validTo) : 'open'}</dd></div>
-        <div><dt>recorded</dt><dd>{fmtTime(current.recordedAt)}</dd></div>
+        <div><dt>support / contradict</dt><dd>{current.support_count} / {current.contradict_count}</dd></div>
+        <div><dt>valid</dt><dd>{fmtTime(current.valid_from)} → {current.valid_to ? fmtTime(current.valid_to) : 'open'}</dd></div>
+        <div><dt>recorded</dt><dd>{fmtTime(current.recorded_at)}</dd></div>
         <div><dt>origin</dt><dd>{current.provenance.origin}{current.provenance.note ? ` — ${current.provenance.note}` : ''}</dd></div>
-        {current.provenance.eventIds?.length ? <div><dt>from events</dt><dd>{current.provenance.eventIds.join(', ')}</dd></div> : null}
-        {current.provenance.episodeIds?.length ? <div><dt>episodes</dt><dd>{current.provenance.episodeIds.join(', ')}</dd></div> : null}
-        <div><dt>scope</dt><dd>{[current.userId && `user ${current.userId}`, current.sessionId && `session ${current.sessionId}`, current.agentId && `agent ${current.agentId}`].filter(Boolean).join(', ') || 'tenant-shared'}</dd></div>
+        {current.provenance.event_ids?.length ? <div><dt>from events</dt><dd>{current.provenance.event_ids.join(', ')}</dd></div> : null}
+        {current.provenance.episode_ids?.length ? <div><dt>episodes</dt><dd>{current.provenance.episode_ids.join(', ')}</dd></div> : null}
+        <div><dt>scope</dt><dd>{[current.user_id && `user ${current.user_id}`, current.session_id && `session ${current.session_id}`, current.agent_id && `agent ${current.agent_id}`].filter(Boolean).join(', ') || 'tenant-shared'}</dd></div>
       </dl>
 
       <form onSubmit={(e) => void save(e)} className="edit" aria-label="Edit fact">
@@ -127,8 +127,8 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
           .map(({ v, prev }) => (
             <li key={v.id} data-testid="fact-version-item">
               <div className="vhead">
-                <strong>v{v.version}</strong> · recorded {fmtTime(v.recordedAt)}
-                {v.expiredAt ? ` · superseded ${fmtTime(v.expiredAt)}` : ' · current'} · confidence {v.confidence.toFixed(2)}
+                <strong>v{v.version}</strong> · recorded {fmtTime(v.recorded_at)}
+                {v.expired_at ? ` · superseded ${fmtTime(v.expired_at)}` : ' · current'} · confidence {v.confidence.toFixed(2)}
               </div>
               {prev ? <VersionDiff before={prev.text} after={v.text} /> : <p>{v.text}</p>}
             </li>

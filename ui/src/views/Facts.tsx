@@ -18,7 +18,7 @@ export function Facts() {
 
   const load = useCallback(() => {
     setError(null);
-    api.listFacts({ ...cleanScope(scope), includeExpired: all || undefined }).then(
+    api.listFacts({ ...cleanScope(scope), include_expired: all || undefined }).then(
       (r) => setFacts(r.facts.slice().reverse()),
       (e: unknown) => setError(e),
     );
@@ -70,15 +70,15 @@ export function Facts() {
                       <button type="button" className="link" aria-pressed={selectedKey === f.key} onClick={() => setSelectedKey(f.key)}>
                         {f.text}
                       </button>
-                      {f.expiredAt && <span className="badge muted">superseded</span>}
+                      {f.expired_at && <span className="badge muted">superseded</span>}
                     </td>
                     <td>{f.kind}</td>
                     <td>{f.version}</td>
                     <td>
                       <meter min={0} max={1} value={f.confidence} aria-label={`confidence ${f.confidence.toFixed(2)}`} /> {f.confidence.toFixed(2)}
                     </td>
-                    <td>{f.userId ?? '—'}</td>
-                    <td>{fmtTime(f.recordedAt)}</td>
+                    <td>{f.user_id ?? '—'}</td>
+                    <td>{fmtTime(f.recorded_at)}</td>
                   </tr>
                 ))}
               </tbody>

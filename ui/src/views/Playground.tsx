@@ -11,9 +11,9 @@ import { useApi } from '../components/useApi';
 
 interface Settings {
   query: string;
-  userId: string;
-  sessionId: string;
-  taskId: string;
+  user_id: string;
+  session_id: string;
+  task_id: string;
   topK: number;
   budget: number;
   windowN: number;
@@ -22,20 +22,20 @@ interface Settings {
   extra: string;
 }
 
-const INITIAL: Settings = { query: '', userId: '', sessionId: '', taskId: '', topK: 5, budget: 3000, windowN: 5, mmr: 0.9, rerank: true, extra: '{}' };
+const INITIAL: Settings = { query: '', user_id: '', session_id: '', task_id: '', topK: 5, budget: 3000, windowN: 5, mmr: 0.9, rerank: true, extra: '{}' };
 
 export function buildBody(s: Settings): Record<string, unknown> {
   const extra: unknown = JSON.parse(s.extra || '{}');
   if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw new TypeError('the extra config must be a JSON object');
   const scope = Object.fromEntries(
     [
-      ['user_id', s.userId],
-      ['session_id', s.sessionId],
+      ['user_id', s.user_id],
+      ['session_id', s.session_id],
     ].filter(([, v]) => v!.trim() !== ''),
   );
   const base: Record<string, unknown> = {
     query: s.query,
-    ...(s.taskId.trim() ? { task_id: s.taskId.trim() } : {}),
+    ...(s.task_id.trim() ? { task_id: s.task_id.trim() } : {}),
     ...(Object.keys(scope).length ? { scope } : {}),
     episodic_window: { n: s.windowN },
     semantic_retrieval: { top_k: s.topK, reranker: { enabled: s.rerank } },
@@ -97,15 +97,15 @@ export function Playground() {
         </div>
         <div className="field">
           <label htmlFor="pg-user">User</label>
-          <input id="pg-user" value={s.userId} onChange={(e) => set('userId', e.target.value)} />
+          <input id="pg-user" value={s.user_id} onChange={(e) => set('user_id', e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor="pg-session">Session</label>
-          <input id="pg-session" value={s.sessionId} onChange={(e) => set('sessionId', e.target.value)} />
+          <input id="pg-session" value={s.session_id} onChange={(e) => set('session_id', e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor="pg-task">Task</label>
-          <input id="pg-task" value={s.taskId} onChange={(e) => set('taskId', e.target.value)} />
+          <input id="pg-task" value={s.task_id} onChange={(e) => set('task_id', e.target.value)} />
         </div>
         <NumberField id="pg-topk" label="top_k" value={s.topK} min={1} max={200} onChange={(n) => set('topK', n)} />
         <NumberField id="pg-budget" label="token budget" value={s.budget} min={1} max={1_000_000} onChange={(n) => set('budget', n)} />
@@ -136,7 +136,7 @@ function ContextView({ result }: { result: ContextResult }) {
     <section aria-label="Context result" className="result">
       <p role="status" className="count" data-testid="pg-summary">
         route <strong>{result.route}</strong> · {result.items.length} items · {result.tokens.used} / {result.tokens.budget} tokens · {result.dropped} dropped · retrieval{' '}
-        <code>{result.retrievalId}</code>
+        <code>{result.retrieval_id}</code>
       </p>
       {result.conflicts.length > 0 && (
         <>
@@ -145,7 +145,7 @@ function ContextView({ result }: { result: ContextResult }) {
             {result.conflicts.map((c, i) => (
               <li key={i}>
                 <strong>{c.reason}</strong> → {c.action}: {c.note}
-                {c.droppedIds.length > 0 && <> (dropped {c.droppedIds.join(', ')})</>}
+                {c.dropped_ids.length > 0 && <> (dropped {c.dropped_ids.join(', ')})</>}
               </li>
             ))}
           </ul>
@@ -163,7 +163,7 @@ function ContextView({ result }: { result: ContextResult }) {
             <p>{it.text || <em className="hint">(no text: redacted)</em>}</p>
             <ScoreBars scores={it.scores} />
             <p className="prov">
-              {[it.provenance.type, it.provenance.actor, it.provenance.sessionId && `session ${it.provenance.sessionId}`, it.provenance.source, it.provenance.ts].filter(Boolean).join(' · ')}
+              {[it.provenance.type, it.provenance.actor, it.provenance.session_id && `session ${it.provenance.session_id}`, it.provenance.source, it.provenance.ts].filter(Boolean).join(' · ')}
             </p>
           </li>
         ))}

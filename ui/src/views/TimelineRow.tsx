@@ -11,7 +11,7 @@ export const TimelineRow = memo(function TimelineRow({ row, top, selected, onSel
       <button type="button" className={`rowbtn${selected ? ' selected' : ''}`} aria-pressed={selected} onClick={() => onSelect(row.id)}>
         <span className="ts">{fmtTime(row.ts)}</span>
         <span className={`badge type-${row.type}`}>{row.type}</span>
-        <span className="who">{row.userId ?? '—'}</span>
+        <span className="who">{row.user_id ?? '—'}</span>
         <span className="text">{row.text || '(redacted)'}</span>
         {row.score !== undefined && <span className="score">{row.score.toFixed(3)}</span>}
       </button>

@@ -26,8 +26,8 @@ export interface Row {
   type: string;
   actor?: string;
   text: string;
-  userId?: string;
-  sessionId?: string;
+  user_id?: string;
+  session_id?: string;
   tags: string[];
   score?: number;
 }
@@ -46,17 +46,17 @@ function tagList(v: string | undefined): string[] {
     .filter(Boolean);
 }
 
-export function listQuery(f: TimelineFilters, afterSeq: number | undefined, limit: number): EventListQuery {
+export function listQuery(f: TimelineFilters, after_seq: number | undefined, limit: number): EventListQuery {
   return {
-    userId: f.userId,
-    agentId: f.agentId,
-    sessionId: f.sessionId,
-    taskId: f.taskId,
+    user_id: f.user_id,
+    agent_id: f.agent_id,
+    session_id: f.session_id,
+    task_id: f.task_id,
     type: f.type ? [f.type] : undefined,
     tag: tagList(f.tags),
     since: isoOf(f.since),
     until: isoOf(f.until),
-    afterSeq,
+    after_seq,
     limit,
   };
 }
@@ -84,7 +84,7 @@ export function useTimeline(api: EngramApi, filters: TimelineFilters, reloadToke
           setRows(
             hits
               .filter((h) => (!filters.type || h.doc.type === filters.type) && [...want].every((t) => h.doc.tags.includes(t)))
-              .map((h) => ({ id: h.doc.refId, ts: h.doc.ts, type: h.doc.type ?? 'event', text: h.doc.text, userId: h.doc.userId, sessionId: h.doc.sessionId, tags: h.doc.tags, score: h.score })),
+              .map((h) => ({ id: h.doc.ref_id, ts: h.doc.ts, type: h.doc.type ?? 'event', text: h.doc.text, user_id: h.doc.user_id, session_id: h.doc.session_id, tags: h.doc.tags, score: h.score })),
           );
           setDone(true);
           return;
@@ -95,7 +95,7 @@ export function useTimeline(api: EngramApi, filters: TimelineFilters, reloadToke
         lastSeq.current = events.at(-1)?.seq ?? lastSeq.current;
         setRows((prev) =>
           prev.concat(
-            events.map((e) => ({ id: e.id, seq: e.seq, ts: e.ts, type: e.type, actor: e.actor, text: e.content, userId: e.userId, sessionId: e.sessionId, tags: e.tags })),
+            events.map((e) => ({ id: e.id, seq: e.seq, ts: e.ts, type: e.type, actor: e.actor, text: e.content, user_id: e.user_id, session_id: e.session_id, tags: e.tags })),
           ),
         );
         if (events.length < limit) setDone(true);
@@ -128,9 +128,9 @@ export function useTimeline(api: EngramApi, filters: TimelineFilters, reloadToke
 
 function scopeOnly(f: TimelineFilters): ScopeQuery {
   const out: ScopeQuery = {};
-  if (f.userId) out.userId = f.userId;
-  if (f.agentId) out.agentId = f.agentId;
-  if (f.sessionId) out.sessionId = f.sessionId;
-  if (f.taskId) out.taskId = f.taskId;
+  if (f.user_id) out.user_id = f.user_id;
+  if (f.agent_id) out.agent_id = f.agent_id;
+  if (f.session_id) out.session_id = f.session_id;
+  if (f.task_id) out.task_id = f.task_id;
   return out;
 }

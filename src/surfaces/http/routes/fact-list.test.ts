@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server.test-support.js';
 
 interface Listed {
-  facts: { key: string; text: string; version: number; userId?: string; tenant: string; recordedAt: string }[];
+  facts: { key: string; text: string; version: number; tenant: string }[];
 }
 
 describe('GET /v1/facts', () => {
@@ -14,9 +14,9 @@ describe('GET /v1/facts', () => {
     t = await startTestServer();
     a = await t.keyFor('acme');
     b = await t.keyFor('globex');
-    await t.call('POST', '/v1/facts', { key: a, body: { key: 'diet', text: 'Alice is vegetarian', userId: 'alice' } });
-    await t.call('POST', '/v1/facts', { key: a, body: { key: 'diet', text: 'Alice is vegan', userId: 'alice' } });
-    await t.call('POST', '/v1/facts', { key: a, body: { key: 'tz', text: 'Bob lives in Berlin', userId: 'bob' } });
+    await t.call('POST', '/v1/facts', { key: a, body: { key: 'diet', text: 'Alice is vegetarian', user_id: 'alice' } });
+    await t.call('POST', '/v1/facts', { key: a, body: { key: 'diet', text: 'Alice is vegan', user_id: 'alice' } });
+    await t.call('POST', '/v1/facts', { key: a, body: { key: 'tz', text: 'Bob lives in Berlin', user_id: 'bob' } });
     await t.call('POST', '/v1/facts', { key: b, body: { key: 'secret', text: 'Globex plans a merger' } });
   });
   afterAll(() => t.close());
@@ -25,14 +25,14 @@ describe('GET /v1/facts', () => {
     const all = (await t.call('GET', '/v1/facts', { key: a })).body as Listed;
     expect(all.facts.map((f) => f.text).sort()).toEqual(['Alice is vegan', 'Bob lives in Berlin']);
     expect(all.facts.every((f) => f.tenant === 'acme')).toBe(true);
-    const bob = (await t.call('GET', '/v1/facts?userId=bob', { key: a })).body as Listed;
+    const bob = (await t.call('GET', '/v1/facts?user_id=bob', { key: a })).body as Listed;
     expect(bob.facts.map((f) => f.text)).toEqual(['Bob lives in Berlin']);
   });
 
   it('includes superseded versions on request, and honours the limit', async () => {
-    const every = (await t.call('GET', '/v1/facts?includeExpired=true&userId=alice', { key: a })).body as Listed;
+    const every = (await t.call('GET', '/v1/facts?include_expired=true&user_id=alice', { key: a })).body as Listed;
     expect(every.facts.map((f) => f.version)).toEqual([1, 2]);
-    const one = (await t.call('GET', '/v1/facts?includeExpired=true&limit=1', { key: a })).body as Listed;
+    const one = (await t.call('GET', '/v1/facts?include_expired=true&limit=1', { key: a })).body as Listed;
     expect(one.facts).toHaveLength(1);
   });
 

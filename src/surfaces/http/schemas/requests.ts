@@ -140,19 +140,6 @@ export const forgetBody = z
 
 export const redactBody = z.object({ reason: z.string().min(1).max(500) }).strict().openapi('RedactInput');
 
-/** GET /v1/facts: scope filters, live versions unless includeExpired. */
-export const factListQuery = z
-  .object({
-    tenant: tenantField,
-    userId: scopeId.optional(),
-    agentId: scopeId.optional(),
-    sessionId: scopeId.optional(),
-    taskId: scopeId.optional(),
-    includeExpired: z.enum(['true', 'false']).optional().openapi({ description: 'also superseded and expired versions' }),
-    limit: intParam(1, 10_000).optional().openapi({ description: 'at most this many (default 1000)' }),
-  })
-  .strict();
-
 export const factHistoryQuery = z.object({ tenant: tenantField, key: z.string().min(1).max(200) }).strict();
 
 export function idParams(kind: IdKind) {
