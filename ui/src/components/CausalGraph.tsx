@@ -65,7 +65,7 @@ export function CausalGraph({ nodes, links, onSelect }: { nodes: GraphNode[]; li
           },
         },
       ],
-      layout: { name: 'breadthfirst', directed: true, padding: 24, spacingFactor: 1.2 },
+      layout: { name: 'breadthfirst', directed: true, padding: 48, spacingFactor: 1.2 },
       userZoomingEnabled: true,
       wheelSensitivity: 0.3,
     });

@@ -15,12 +15,16 @@ export interface ConfirmProps {
 
 export function Confirm({ title, message, confirmLabel, reasonLabel, onConfirm, onClose }: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const reasonInput = useRef<HTMLInputElement>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
+    // Focus starts on the reason when one is asked for, else on Cancel: Enter alone never destroys anything.
+    (reasonInput.current ?? cancel.current)?.focus();
   }, []);
 
   async function submit(e: FormEvent) {
@@ -41,7 +45,7 @@ export function Confirm({ title, message, confirmLabel, reasonLabel, onConfirm, 
         {reasonLabel && (
           <>
             <label htmlFor="confirm-reason">{reasonLabel}</label>
-            <input id="confirm-reason" required value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+            <input id="confirm-reason" ref={reasonInput} required value={reason} onChange={(e) => setReason(e.target.value)} />
           </>
         )}
         {error && (
@@ -50,10 +54,10 @@ export function Confirm({ title, message, confirmLabel, reasonLabel, onConfirm, 
           </p>
         )}
         <div className="actions">
-          <button type="button" className="secondary" onClick={() => ref.current?.close()}>
+          <button type="button" ref={cancel} className="secondary" onClick={() => ref.current?.close()}>
             Cancel
           </button>
-          <button type="submit" className="danger" autoFocus={!reasonLabel}>
+          <button type="submit" className="danger">
             {confirmLabel}
           </button>
         </div>

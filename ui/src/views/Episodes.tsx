@@ -69,7 +69,7 @@ export function Episodes() {
           {episodes ? `${episodes.length} episodes, newest first` : 'loading…'}
         </p>
         <ErrorLine error={error} />
-        <ul className="cards">
+        <ul className="cards" aria-label="Episodes">
           {episodes?.map((ep) => (
             <li key={ep.id} className={selected === ep.id ? 'selected' : undefined}>
               <button type="button" className="card" aria-pressed={selected === ep.id} onClick={() => setSelected(ep.id)}>

@@ -23,7 +23,7 @@ export function WorkingMemory() {
 
   return (
     <section aria-label="Working memory">
-      <form className="filters" onSubmit={(e) => void load(e)} aria-label="Session">
+      <form className="filters" onSubmit={(e) => void load(e)} aria-label="Choose a session">
         <div className="field">
           <label htmlFor="wm-session">Session</label>
           <input id="wm-session" required value={session} onChange={(e) => setSession(e.target.value)} />
