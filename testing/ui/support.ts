@@ -1,7 +1,7 @@
 /** Shared steps of the inspector's browser tests: the built app, logging in, axe, screenshots. */
 import { AxeBuilder } from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -9,9 +9,23 @@ import type { Page } from 'playwright-core';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SHOTS_DIR = join(ROOT, 'ui-screenshots');
 
-/** `npm ci` builds dist-ui through `prepare`; a checkout that skipped it gets it built here, once. */
+/** The newest modification time of the inspector's sources. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * `npm ci` builds dist-ui through `prepare`; a checkout that skipped it, or whose ui/ sources changed since,
+ * gets it (re)built here, so a test never drives a stale build.
+ */
 export function ensureUiBuilt(): void {
-  if (existsSync(join(ROOT, 'dist-ui', 'index.html'))) return;
+  const index = join(ROOT, 'dist-ui', 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= newestSource(join(ROOT, 'ui'))) return;
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(ROOT, 'ui', 'vite.config.ts')], {
     cwd: ROOT,
     stdio: 'inherit',

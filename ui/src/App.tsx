@@ -48,7 +48,7 @@ export function App() {
     );
   }
 
-  // Only the views whose API area this server offers (all of them if its document could not be read).
+  // Only the views whose API area this server offers (all of them until its document is read, or if it cannot be).
   const offered: readonly ViewDef[] = paths && paths.size > 0 ? VIEWS.filter((v) => paths.has(v.needs)) : VIEWS;
   const active = offered.find((v) => v.id === view) ?? offered[0] ?? VIEWS[0]!;
   const View = active.component;
@@ -84,14 +84,9 @@ export function App() {
       </header>
       <main id="main">
         <h1>{active.label}</h1>
-        {/* The API's document is read first: it says which areas (and which casing) this server has. */}
-        {paths ? (
-          <Suspense fallback={<p className="hint">Loading…</p>}>
-            <View />
-          </Suspense>
-        ) : (
-          <p className="hint">Loading…</p>
-        )}
+        <Suspense fallback={<p className="hint">Loading…</p>}>
+          <View />
+        </Suspense>
       </main>
     </ApiContext.Provider>
   );

@@ -38,11 +38,37 @@ export interface EventListQuery extends ScopeQuery {
   limit?: number;
 }
 
-export class EngramApi {
-  /** True for a server whose query parameters are camelCase (before the one wire casing); see wire.ts. */
-  private camelQueries = false;
+/** What the server's OpenAPI document says: its paths, and whether it speaks camelCase (see wire.ts). */
+interface ServerShape {
+  paths: Set<string>;
+  camel: boolean;
+}
 
-  constructor(private readonly key: string) {}
+async function readShape(): Promise<ServerShape> {
+  try {
+    const res = await fetch('/openapi.json');
+    if (!res.ok) return { paths: new Set(), camel: false };
+    const doc = (await res.json()) as { paths?: Record<string, { get?: { parameters?: { name: string }[] } }> };
+    return {
+      paths: new Set(Object.keys(doc.paths ?? {})),
+      camel: (doc.paths?.['/v1/events']?.get?.parameters ?? []).some((p) => p.name === 'userId'),
+    };
+  } catch {
+    return { paths: new Set(), camel: false };
+  }
+}
+
+export class EngramApi {
+  /** Read once, in the background: nothing waits for it but a query that needs the casing. */
+  private readonly shape: Promise<ServerShape> = readShape();
+  /** Known snake_case server: answers are used as they come, with no key conversion. */
+  private snakeServer = false;
+
+  constructor(private readonly key: string) {
+    void this.shape.then((s) => {
+      this.snakeServer = !s.camel;
+    });
+  }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.key}` };
@@ -54,19 +80,23 @@ export class EngramApi {
       const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
       throw new ApiError(res.status, err?.code ?? 'INTERNAL', err?.message ?? `HTTP ${res.status}`);
     }
-    return snakeKeys(parsed) as T;
+    return (this.snakeServer ? parsed : snakeKeys(parsed)) as T;
   }
 
-  private q(query: Query): string {
-    return queryString((this.camelQueries ? camelParams(query) : query) as Query);
+  /** A query string in the server's casing; only a query with multi-word names waits for the document. */
+  private async q(query: Query): Promise<string> {
+    const named = Object.entries(query).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+    if (!named.some(([k]) => k.includes('_'))) return queryString(query);
+    const { camel } = await this.shape;
+    return queryString((camel ? camelParams(query) : query) as Query);
   }
 
   whoami(): Promise<{ tenant: string; key_id: string }> {
     return this.call('GET', '/v1/me');
   }
 
-  listEvents(q: EventListQuery): Promise<{ events: MemoryEvent[] }> {
-    return this.call('GET', `/v1/events${this.q({ ...q })}`);
+  async listEvents(q: EventListQuery): Promise<{ events: MemoryEvent[] }> {
+    return this.call('GET', `/v1/events${await this.q({ ...q })}`);
   }
 
   getEvent(id: string): Promise<MemoryEvent> {
@@ -107,11 +137,7 @@ export class EngramApi {
 
   /** Which paths this server's API offers (its public OpenAPI document), so views of absent areas are hidden. */
   async paths(): Promise<Set<string>> {
-    const res = await fetch('/openapi.json');
-    if (!res.ok) return new Set();
-    const doc = (await res.json()) as { paths?: Record<string, { get?: { parameters?: { name: string }[] } }> };
-    this.camelQueries = (doc.paths?.['/v1/events']?.get?.parameters ?? []).some((p) => p.name === 'userId');
-    return new Set(Object.keys(doc.paths ?? {}));
+    return (await this.shape).paths;
   }
 
   listEpisodes(q: WireScopeQuery & { outcome?: string; closed?: string; limit?: number }): Promise<{ episodes: Episode[] }> {
