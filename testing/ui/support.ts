@@ -1,7 +1,7 @@
 /** Shared steps of the inspector's browser tests: the built app, logging in, axe, screenshots. */
 import { AxeBuilder } from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -25,7 +25,27 @@ function newestSource(dir: string): number {
  */
 export function ensureUiBuilt(): void {
   const index = join(ROOT, 'dist-ui', 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= newestSource(join(ROOT, 'ui'))) return;
+  const fresh = () => existsSync(index) && statSync(index).mtimeMs >= newestSource(join(ROOT, 'ui'));
+  if (fresh()) return;
+  // Test files run in parallel: one builds, the others wait for it (mkdir is atomic).
+  const lock = join(ROOT, 'dist-ui.lock');
+  try {
+    mkdirSync(lock);
+  } catch {
+    const until = Date.now() + 180_000;
+    while (existsSync(lock) && Date.now() < until) execFileSync('sleep', ['0.5']);
+    if (fresh()) return;
+    rmSync(lock, { recursive: true, force: true });
+    mkdirSync(lock);
+  }
+  try {
+    buildUi();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function buildUi(): void {
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(ROOT, 'ui', 'vite.config.ts')], {
     cwd: ROOT,
     stdio: 'inherit',
