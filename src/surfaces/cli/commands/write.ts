@@ -23,7 +23,7 @@ export function registerWrite(program: Command): void {
     .option('--source <source>', 'source (enables dedupe by source+content)')
     .option('--ts <time>', 'when it happened (ISO-8601); default now')
     .action(async (o: Record<string, unknown>, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
+      await withMemory(cmd, 'rows', async (m, g) => {
         const e = await m.logEvent({
           content: o.content as string,
           type: o.type as EventInput['type'],
@@ -62,7 +62,7 @@ export function registerWrite(program: Command): void {
     .option('--user <id>', 'user id')
     .option('--confidence <0..1>', 'confidence', Number)
     .action(async (text: string, o: Record<string, unknown>, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
+      await withMemory(cmd, 'rows', async (m, g) => {
         const r = await m.remember({
           text,
           key: o.key as string | undefined,
