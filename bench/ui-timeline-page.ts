@@ -75,3 +75,20 @@ export const SCROLL_SCRIPT = (rows: number, rowHeight: number, perFrame: number)
     rowsLoaded: Number((count.match(/^[\d,]+/) ?? ['0'])[0].replace(/,/g, '')),
   };
 })()`;
+
+/** `frames` animation frames doing nothing: the frame intervals and long tasks the machine's load alone causes. */
+export const IDLE_FRAMES_SCRIPT = (frames: number) => String.raw`(async () => {
+  const tasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) tasks.push(e.duration); }).observe({ type: 'longtask' });
+  const gaps = [];
+  let last = performance.now();
+  for (let i = 0; i < ${frames}; i++) {
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+  }
+  gaps.sort((a, b) => a - b);
+  const q = (p) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))];
+  return { frameP50: q(0.5), frameP95: q(0.95), frameMax: gaps.at(-1), longTasks: tasks.length };
+})()`;

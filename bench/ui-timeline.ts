@@ -25,10 +25,16 @@ import { startHttpServer } from '../src/surfaces/http/server.js';
 import { sharedEmbedder } from '../testing/memory-fixture.js';
 import { chromiumMissingReason, launchChromium } from '../testing/ui/browser.js';
 import { ensureUiBuilt } from '../testing/ui/support.js';
-import { FIRST_ROW, INIT_SCRIPT, SCROLL_SCRIPT, type ScrollResult } from './ui-timeline-page.js';
+import { FIRST_ROW, IDLE_FRAMES_SCRIPT, INIT_SCRIPT, SCROLL_SCRIPT, type ScrollResult } from './ui-timeline-page.js';
 
 const { values: opts } = parseArgs({
-  options: { events: { type: 'string', default: '100000' }, rows: { type: 'string', default: '10000' }, json: { type: 'boolean', default: false } },
+  options: {
+    events: { type: 'string', default: '100000' },
+    rows: { type: 'string', default: '10000' },
+    json: { type: 'boolean', default: false },
+    /** Also sample the main thread (CDP Profiler) while scrolling and print the functions with most self time. */
+    profile: { type: 'boolean', default: false },
+  },
 });
 const nEvents = Number(opts.events);
 const nRows = Number(opts.rows);
@@ -89,15 +95,33 @@ async function main() {
     const warm = await firstRender();
     log(`first render: cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms`);
 
+    // The machine is shared: the same frame loop on an empty page gives the floor that contention alone costs.
+    const idle = await browser.context.newPage();
+    await idle.goto(`${server.url}/healthz`);
+    const floor = (await idle.evaluate(IDLE_FRAMES_SCRIPT(500))) as { frameP50: number; frameP95: number; frameMax: number; longTasks: number };
+    await idle.close();
+
+    // Main-thread CPU time (Chrome's ThreadTime metric) does not grow when other processes take the cores.
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const threadTime = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000;
     log(`scrolling through ${nRows.toLocaleString('en-US')} rows…`);
+    if (opts.profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
+    const cpu0 = await threadTime();
     const scroll = (await page.evaluate(SCROLL_SCRIPT(nRows, ROW_HEIGHT, ROWS_PER_FRAME))) as ScrollResult;
+    const cpuMs = (await threadTime()) - cpu0;
+    if (opts.profile) printTopFunctions((await cdp.send('Profiler.stop')).profile);
     const domRows = await page.locator('[role="listitem"]').count();
     const result = {
       machine: { cpus: cpus().length, model: cpus()[0]?.model, load1: loadavg()[0] },
       chromium: browser.context.browser()?.version() ?? 'persistent context',
       events: nEvents,
       firstRenderMs: { cold: Math.round(cold), warm: Math.round(warm) },
-      scroll: { ...scroll, ms: Math.round(scroll.ms), frameP50: +scroll.frameP50.toFixed(1), frameP95: +scroll.frameP95.toFixed(1), frameMax: +scroll.frameMax.toFixed(1), longTaskMax: Math.round(scroll.longTaskMax), domRows },
+      idlePageFrames: { frameP50: +floor.frameP50.toFixed(1), frameP95: +floor.frameP95.toFixed(1), frameMax: +floor.frameMax.toFixed(1), longTasks: floor.longTasks },
+      scroll: { ...scroll, mainThreadCpuMs: Math.round(cpuMs), cpuMsPerFrame: +(cpuMs / Math.max(1, scroll.frames)).toFixed(2), ms: Math.round(scroll.ms), frameP50: +scroll.frameP50.toFixed(1), frameP95: +scroll.frameP95.toFixed(1), frameMax: +scroll.frameMax.toFixed(1), longTaskMax: Math.round(scroll.longTaskMax), domRows },
     };
     if (opts.json) process.stdout.write(`${JSON.stringify(result)}\n`);
     else log(JSON.stringify(result, null, 2));
@@ -106,6 +130,24 @@ async function main() {
     await server.shutdown();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+function printTopFunctions(profile: CpuProfile): void {
+  const self = new Map<number, number>();
+  (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0)));
+  const byName = new Map<string, number>();
+  for (const n of profile.nodes) {
+    const name = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop() ?? ''}:${n.callFrame.lineNumber}`;
+    byName.set(name, (byName.get(name) ?? 0) + (self.get(n.id) ?? 0));
+  }
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  for (const [name, us] of top) log(`  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`);
 }
 
 await main();

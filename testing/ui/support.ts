@@ -49,6 +49,7 @@ function buildUi(): void {
   execFileSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(ROOT, 'ui', 'vite.config.ts')], {
     cwd: ROOT,
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }
 
