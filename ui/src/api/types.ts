@@ -1,7 +1,12 @@
 /**
- * The REST API's records as the inspector reads them, in the API's wire casing: snake_case keys, ISO-8601
- * times (the client normalizes any other casing, see wire.ts). Only the fields the views use are spelled out.
+ * The REST API's records as the inspector reads them: the types generated from the served OpenAPI document
+ * (src/client/schema.ts, the same ones the typed client `engram/client` uses), so a change of the API that
+ * the views do not follow fails the inspector's type check. Wire casing: snake_case keys, ISO-8601 times.
  */
+import type { components } from '../../../src/client/schema';
+
+type Schemas = components['schemas'];
+
 export const EVENT_TYPES = [
   'message',
   'tool_call',
@@ -20,108 +25,21 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const DOC_KINDS = ['event', 'fact', 'episode', 'example', 'procedure'] as const;
 export type DocKind = (typeof DOC_KINDS)[number];
 
-export interface Scope {
-  tenant: string;
-  user_id?: string;
-  agent_id?: string;
-  session_id?: string;
-  task_id?: string;
-}
+export type MemoryEvent = Schemas['Event'];
 
-export interface MemoryEvent extends Scope {
-  id: string;
-  seq: number;
-  ts: string;
-  recorded_at: string;
-  type: EventType;
-  actor: string;
-  name?: string;
-  content: string;
-  tool?: string;
-  args?: unknown;
-  result?: unknown;
-  state_label?: string;
-  tags: string[];
-  importance: number;
-  source?: string;
-  metadata: Record<string, unknown>;
-  content_hash: string;
-  expires_at?: string;
-  pii: { scrubbed: boolean; counts: Record<string, number> };
-}
+export type Fact = Schemas['Fact'];
 
-export interface Fact extends Scope {
-  id: string;
-  key: string;
-  version: number;
-  supersedes?: string;
-  kind: string;
-  text: string;
-  subject?: string;
-  predicate?: string;
-  value?: string;
-  source?: string;
-  section?: string;
-  tags: string[];
-  metadata: Record<string, unknown>;
-  confidence: number;
-  support_count: number;
-  contradict_count: number;
-  importance: number;
-  valid_from?: string;
-  valid_to?: string | null;
-  recorded_at: string;
-  expired_at?: string | null;
-  expires_at?: string;
-  provenance: { origin: string; event_ids?: string[]; episode_ids?: string[]; note?: string };
-}
+export type RememberResult = Schemas['RememberResult'];
 
-export interface RememberResult {
-  fact: Fact;
-  status: 'created' | 'versioned' | 'duplicate';
-  superseded_id?: string;
-}
+export type ScoreBreakdown = Schemas['ScoreBreakdown'];
 
-export interface ScoreBreakdown {
-  final: number;
-  [signal: string]: number | null;
-}
+export type SearchHit = Schemas['SearchHit'];
 
-export interface SearchHit {
-  doc: { kind: DocKind; ref_id: string; text: string; ts: string; type?: string; tags: string[]; user_id?: string; session_id?: string };
-  score: number;
-  scores: ScoreBreakdown;
-}
+export type ContextItem = ContextResult['items'][number];
 
-export interface ContextItem {
-  id: string;
-  kind: DocKind;
-  section: string;
-  text: string;
-  truncated: boolean;
-  provenance: { source: string | null; section: string | null; ts: string; type: string | null; actor: string | null; task_id: string | null; session_id: string | null; tags: string[] };
-  scores: ScoreBreakdown;
-}
+export type ContextResult = Schemas['ContextResult'];
 
-export interface ContextResult {
-  retrieval_id: string;
-  query: string;
-  route: string;
-  items: ContextItem[];
-  conflicts: { reason: string; action: string; item_ids: string[]; dropped_ids: string[]; note: string }[];
-  sections: { name: string; item_ids: string[] }[];
-  tokens: { used: number; budget: number };
-  dropped: number;
-  text: string;
-}
-
-export interface ForgetReport {
-  events: number;
-  facts: number;
-  docs: number;
-  embeddings: number;
-  [kind: string]: number;
-}
+export type ForgetReport = Schemas['ForgetReport'];
 
 /** The scope filters shared by the filter forms. */
 export interface ScopeQuery {
