@@ -149,7 +149,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List facts by scope, oldest first: live versions only unless includeExpired=true */
+        get: operations["listFacts"];
         put?: never;
         /** Remember a fact or document chunk (same key or subject+predicate: a new version; old ones kept) */
         post: operations["remember"];
@@ -1007,6 +1008,9 @@ export interface components {
             valid_from?: number | string;
             valid_to?: number | string;
             expires_at?: number | string;
+        };
+        FactList: {
+            facts: components["schemas"]["Fact"][];
         };
         SearchHit: {
             doc: components["schemas"]["Doc"];
@@ -2606,6 +2610,109 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such record for this tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFacts: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+                user_id?: string;
+                agent_id?: string;
+                session_id?: string;
+                task_id?: string;
+                /** @description also superseded and expired versions */
+                include_expired?: "true" | "false";
+                /** @description at most this many (default 1000) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description matching facts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactList"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

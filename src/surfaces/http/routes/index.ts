@@ -7,6 +7,7 @@ import type { RouteModule } from '../env.js';
 import { adminKeyRoutes } from './admin-keys.js';
 import { episodeRoutes } from './episodes.js';
 import { eventRoutes } from './events.js';
+import { factListRoutes } from './fact-list.js';
 import { exampleRoutes } from './examples.js';
 import { factRoutes } from './facts.js';
 import { forgetRoutes } from './forget.js';
@@ -17,6 +18,7 @@ import { meRoutes } from './me.js';
 import { procedureRoutes } from './procedures.js';
 import { retrievalRoutes } from './retrieval.js';
 import { transferRoutes } from './transfer.js';
+import { uiRoutes } from './ui.js';
 import { workingRoutes } from './working.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
@@ -24,6 +26,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   meRoutes,
   eventRoutes,
   factRoutes,
+  factListRoutes,
   retrievalRoutes,
   learnRoutes,
   episodeRoutes,
@@ -34,4 +37,5 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   transferRoutes,
   adminKeyRoutes,
   mcpRoutes,
+  uiRoutes,
 ];
