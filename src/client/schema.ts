@@ -754,10 +754,10 @@ export interface components {
             storage: "ok" | "failed";
             /** @enum {string} */
             embedder: "ok" | "failed";
-            /** @description texts waiting for a vector (lexical search already finds them), counted up to 10,000 */
+            /** @description texts waiting for a vector (lexical search already finds them): the full count, no cap */
             embedding_backlog?: number;
-            /** @description true when the count stopped at its cap: at least that many are waiting */
-            embedding_backlog_at_least?: boolean;
+            /** @description how old that count is: a large backlog is recounted at most every 20× the cost of counting it */
+            embedding_backlog_age_ms?: number;
         };
         Error: {
             error: {
@@ -1806,6 +1806,8 @@ export interface components {
             links?: number;
             procedures?: number;
             examples?: number;
+            /** @description scratchpads of the forgotten user's sessions */
+            workingMemories?: number;
         };
         ForgetInput: {
             /** @description optional; if given it must be the key's own tenant (else 403) */

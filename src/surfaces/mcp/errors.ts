@@ -23,8 +23,10 @@ function argName(text: string): string {
 export function toolError(e: unknown, opts: { hideInternal?: boolean } = {}): CallToolResult {
   const err = toEngramError(e);
   const hidden = opts.hideInternal === true && INTERNAL_CODES.has(err.code);
-  const message = hidden ? PUBLIC_MESSAGE : argName(err.message);
-  const issues = hidden ? [] : err.issues.map((i) => ({ path: argName(i.path), message: i.message }));
+  // An error about the arguments as sent (an unknown one) already speaks the caller's words: keep them.
+  const name = err.details.asSent === true ? (t: string) => t : argName;
+  const message = hidden ? PUBLIC_MESSAGE : name(err.message);
+  const issues = hidden ? [] : err.issues.map((i) => ({ path: name(i.path), message: i.message }));
   // parseWith already names its first issue in the message ("invalid x: path: why"); do not say it twice.
   const extra = issues.filter((i) => !message.includes(`${i.path || '(root)'}: ${i.message}`));
   const lines = [`${err.code}: ${message}`, ...extra.slice(0, 10).map((i) => `  ${i.path || '(input)'}: ${i.message}`)];
