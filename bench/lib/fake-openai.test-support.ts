@@ -20,7 +20,8 @@ export interface FakeChatServer {
 }
 
 function send(res: import('node:http').ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  // One request per connection: a client reusing a socket the server has already timed out gets ECONNRESET.
+  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
   res.end(JSON.stringify(body));
 }
 

@@ -66,7 +66,12 @@ export function totalOf(rows: readonly CorpusRow[]): CorpusReport['total'] {
   return t;
 }
 
-export async function runCorpus(dir: string, opts: { llm?: LlmConfig; onScenario?: (row: CorpusRow) => void } = {}): Promise<CorpusReport> {
+export interface CorpusOptions {
+  llm?: LlmConfig;
+  onScenario?: (row: CorpusRow, report: ScenarioReport) => void;
+}
+
+export async function runCorpus(dir: string, opts: CorpusOptions = {}): Promise<CorpusReport> {
   const embedder = createUseLiteEmbedder({ provider: 'use-lite', workers: 0, batchSize: 32 });
   await embedder.init();
   const rows: CorpusRow[] = [];
@@ -75,7 +80,7 @@ export async function runCorpus(dir: string, opts: { llm?: LlmConfig; onScenario
       const report = await runScenarioBench({ scenarioPath: path, embedder, ...(opts.llm ? { llm: opts.llm } : {}) });
       const row = rowOf(path, report);
       rows.push(row);
-      opts.onScenario?.(row);
+      opts.onScenario?.(row, report);
     }
   } finally {
     await embedder.close();

@@ -59,6 +59,14 @@ describe('LLM decisions', () => {
 
     const r2 = report.rounds[1]!;
     expect(r2.agents.engram!.decision).toMatchObject({ text: 'Investigate: the partner rate limit', basis: { kind: 'llm', model: 'openai-compatible/fake-sre' } });
+    // The model reads the same context the memory measure judged: round 1's lesson (its root cause or correction,
+    // verbatim) is in Engram's round-2 prompt exactly when the report says it reached the retrieved text.
+    const lesson = r2.agents.engram!.lesson!;
+    expect(lesson.taughtBy).toEqual([1]);
+    const r1 = scenario.rounds[0]!;
+    const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ');
+    expect([r1.actual_root_cause, r1.correction].filter(Boolean).some((t) => norm(users[2]!).includes(norm(t)))).toBe(lesson.inText);
+    expect(lesson.inText).toBe(true);
     // Round 2 of this scenario recurs round 1's cause, and the scoring reads the model's decision.
     expect(r2.agents.engram!.correct).toBe(true);
     expect(report.rounds[0]!.agents.engram!.correct).toBe(false);

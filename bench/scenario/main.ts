@@ -35,8 +35,11 @@ run(async () => {
     const dir = requireData('corpus', o.corpus, 'a folder of scenario files');
     const report = await runCorpus(dir, {
       ...(llm ? { llm } : {}),
-      onScenario: (row) => {
-        if (!o.json) process.stderr.write(`${row.scenario}: Engram ${row.correct.engram.n}/${row.correct.engram.of}, baseline ${row.correct.baseline.n}/${row.correct.baseline.of}\n`);
+      onScenario: (row, report) => {
+        if (o.json) return;
+        // --verbose: each scenario's full report (table, decisions and reasons) on stderr, the totals on stdout.
+        if (o.verbose) process.stderr.write(`${renderReport(report, { verbose: true })}\n\n`);
+        else process.stderr.write(`${row.scenario}: Engram ${row.correct.engram.n}/${row.correct.engram.of}, baseline ${row.correct.baseline.n}/${row.correct.baseline.of}\n`);
       },
     });
     print(o.json, report, () => renderCorpus(report));
