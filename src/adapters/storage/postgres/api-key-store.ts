@@ -4,8 +4,8 @@
  */
 import { EngramError } from '../../../core/errors.js';
 import type { ApiKeyRecord } from '../../../core/types.js';
-import { API_KEY_COLUMNS, apiKeyParams, rowToApiKey, type ApiKeyRow } from '../sqlite/rows-learn.js';
-import { assertApiKey } from '../sqlite/validate-learn.js';
+import { API_KEY_COLUMNS, apiKeyParams, rowToApiKey, type ApiKeyRow } from '../sql/rows-learn.js';
+import { assertApiKey } from '../sql/validate-learn.js';
 import type { PgContext } from './context.js';
 import { sql } from './sql.js';
 

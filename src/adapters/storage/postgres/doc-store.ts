@@ -10,7 +10,7 @@ import type { PgContext } from './context.js';
 import type { PgDb, Tx } from './db.js';
 import { compileFilter } from './filter-sql.js';
 import { docSearchText } from './fts.js';
-import { DOC_READ_COLUMNS, docColumns, num, rowToDoc, type DocRow } from './rows.js';
+import { DOC_READ_COLUMNS, docColumns, num, rowToDoc, type DocRow } from '../sql/rows.js';
 import { allOf, inList, notExpiredSql, scopeSql, sql, type Sql } from './sql.js';
 import { decodeVector, vectorRead } from './vector-codec.js';
 

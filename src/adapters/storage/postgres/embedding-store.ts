@@ -3,11 +3,11 @@
  * (across tenants, as in the SQLite adapter: the port's embedding calls carry no tenant). On pgvector,
  * putting vectors of the column's model also fills `docs.embedding` of the docs with those hashes.
  */
-import { assertVector } from '../sqlite/vector-codec.js';
+import { assertVector } from '../sql/vector-codec.js';
 import type { PendingEmbedding } from '../../../ports/storage.js';
 import type { PgContext } from './context.js';
 import type { AddedDoc, Tx } from './db.js';
-import { num } from './rows.js';
+import { num } from '../sql/rows.js';
 import { sql } from './sql.js';
 import { decodeVector, vectorParam, vectorRead } from './vector-codec.js';
 

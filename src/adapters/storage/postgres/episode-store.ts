@@ -2,8 +2,8 @@
 import { episodeToDoc } from '../../../core/docs-learn.js';
 import type { Episode } from '../../../core/types.js';
 import type { EpisodeQuery } from '../../../ports/storage.js';
-import { EPISODE_COLUMNS, episodeParams, rowToEpisode, type EpisodeRow } from '../sqlite/rows-learn.js';
-import { assertEpisode } from '../sqlite/validate-learn.js';
+import { EPISODE_COLUMNS, episodeParams, rowToEpisode, type EpisodeRow } from '../sql/rows-learn.js';
+import { assertEpisode } from '../sql/validate-learn.js';
 import type { PgContext } from './context.js';
 import { replaceDocOf } from './doc-store.js';
 import { allOf, inList, scopeSql, sql } from './sql.js';

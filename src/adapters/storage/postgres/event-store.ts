@@ -5,14 +5,14 @@ import { EngramError } from '../../../core/errors.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
-import { assertEventBatch } from '../sqlite/validate-input.js';
+import { assertEventBatch } from '../sql/validate-input.js';
 import type { PgContext } from './context.js';
 import type { Tx } from './db.js';
 import { deleteDocsOf, insertDocs } from './doc-store.js';
 import { dropUnreferencedEmbeddings } from './embedding-store.js';
 import { compileFilter } from './filter-sql.js';
 import { writeAudit } from './log-store.js';
-import { jsonOrNull, num, rowToEvent, toNull, type EventRow } from './rows.js';
+import { jsonOrNull, num, rowToEvent, toNull, type EventRow } from '../sql/rows.js';
 import { allOf, inList, notExpiredSql, scopeSql, sql } from './sql.js';
 
 export const SELECT_EVENTS = `SELECT e.*, c.name, c.content, c.tool, c.args, c.result, c.tags, c.metadata, c.content_hash, c.pii,

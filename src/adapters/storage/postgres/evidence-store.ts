@@ -1,8 +1,8 @@
 /** Evidence for and against fact versions, one judgement per (fact version, episode). */
 import { EngramError } from '../../../core/errors.js';
 import type { FactEvidence } from '../../../core/types.js';
-import { rowToEvidence, type EvidenceRow } from '../sqlite/rows-learn.js';
-import { assertEvidence } from '../sqlite/validate-learn.js';
+import { rowToEvidence, type EvidenceRow } from '../sql/rows-learn.js';
+import { assertEvidence } from '../sql/validate-learn.js';
 import type { PgContext } from './context.js';
 import { sql } from './sql.js';
 

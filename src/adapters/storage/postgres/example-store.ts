@@ -2,8 +2,8 @@
 import { exampleToDoc } from '../../../core/docs-learn.js';
 import type { Example } from '../../../core/types.js';
 import type { ExampleQuery, ScopeFilter } from '../../../ports/storage.js';
-import { EXAMPLE_COLUMNS, exampleParams, rowToExample, type ExampleRow } from '../sqlite/rows-learn.js';
-import { assertExample } from '../sqlite/validate-learn.js';
+import { EXAMPLE_COLUMNS, exampleParams, rowToExample, type ExampleRow } from '../sql/rows-learn.js';
+import { assertExample } from '../sql/validate-learn.js';
 import type { PgContext } from './context.js';
 import { deleteDocsOf, replaceDocOf } from './doc-store.js';
 import { dropUnreferencedEmbeddings } from './embedding-store.js';

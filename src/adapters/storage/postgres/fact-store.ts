@@ -1,13 +1,14 @@
 /** Facts: one row per version, at most one live version per key, docs only for live versions. */
+import { POSTGRES_DIALECT } from './dialect.js';
 import { factToDoc } from '../../../core/docs.js';
 import { EngramError } from '../../../core/errors.js';
 import type { Fact } from '../../../core/types.js';
 import type { FactVersionQuery, ScopeFilter } from '../../../ports/storage.js';
-import { assertFact, assertFactStats } from '../sqlite/validate-input.js';
+import { assertFact, assertFactStats } from '../sql/validate-input.js';
 import type { PgContext } from './context.js';
 import type { Tx } from './db.js';
 import { deleteDocsOf, insertDocs } from './doc-store.js';
-import { FACT_COLUMNS, factParams, rowToFact, type FactRow } from './rows.js';
+import { FACT_COLUMNS, factParams, rowToFact, type FactRow } from '../sql/rows.js';
 import { allOf, exactScopeSql, notExpiredSql, scopeSql, sql } from './sql.js';
 
 const INSERT_FACT = `INSERT INTO engram.facts (${FACT_COLUMNS.join(', ')}) VALUES (${FACT_COLUMNS.map(() => '?').join(', ')})`;
@@ -43,7 +44,7 @@ export async function putFact(ctx: PgContext, input: Fact): Promise<{ fact: Fact
       fact = { ...input, supersedes: live.id, version: live.version + 1 };
       await closeVersion(tx, live, fact);
     }
-    await tx.exec(sql(INSERT_FACT, ...factParams(fact)));
+    await tx.exec(sql(INSERT_FACT, ...factParams(fact, POSTGRES_DIALECT)));
     await insertDocs(ctx, tx, [factToDoc(fact)]);
     return { fact, duplicate: false };
   });

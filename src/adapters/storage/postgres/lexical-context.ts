@@ -8,7 +8,7 @@ import type { NewEvent } from '../../../ports/storage.js';
 import type { Tx } from './db.js';
 import { termFrequencies } from './doc-store.js';
 import { docSearchText } from './fts.js';
-import { num } from './rows.js';
+import { num } from '../sql/rows.js';
 import { sql } from './sql.js';
 
 /** The content of the event before `seq` in the session (redacted ones have none and are passed over). */

@@ -10,7 +10,7 @@ import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import type { PgDb } from './db.js';
 import { docConditions } from './doc-store.js';
 import { queryWords } from './fts.js';
-import { num } from './rows.js';
+import { num } from '../sql/rows.js';
 import { sql } from './sql.js';
 
 const K1 = 1.2;

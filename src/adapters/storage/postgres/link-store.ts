@@ -1,8 +1,8 @@
 /** Typed, weighted links between memories: upsert with reinforcement, lookups, and a bounded graph walk. */
 import type { Link } from '../../../core/types.js';
 import type { LinkQuery, TraverseQuery } from '../../../ports/storage.js';
-import { LINK_COLUMNS, linkParams, rowToLink, type LinkRow } from '../sqlite/rows-learn.js';
-import { assertLinks } from '../sqlite/validate-learn.js';
+import { LINK_COLUMNS, linkParams, rowToLink, type LinkRow } from '../sql/rows-learn.js';
+import { assertLinks } from '../sql/validate-learn.js';
 import type { PgContext } from './context.js';
 import type { Tx } from './db.js';
 import { allOf, anyOf, inList, sql, type Sql } from './sql.js';

@@ -2,8 +2,8 @@
 import { procedureToDoc } from '../../../core/docs-learn.js';
 import type { Procedure } from '../../../core/types.js';
 import type { ProcedureQuery } from '../../../ports/storage.js';
-import { PROCEDURE_COLUMNS, procedureParams, rowToProcedure, type ProcedureRow } from '../sqlite/rows-learn.js';
-import { assertProcedure } from '../sqlite/validate-learn.js';
+import { PROCEDURE_COLUMNS, procedureParams, rowToProcedure, type ProcedureRow } from '../sql/rows-learn.js';
+import { assertProcedure } from '../sql/validate-learn.js';
 import type { PgContext } from './context.js';
 import { replaceDocOf } from './doc-store.js';
 import { allOf, scopeSql, sql } from './sql.js';

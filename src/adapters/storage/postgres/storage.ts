@@ -25,7 +25,7 @@ import type {
   StorageCapabilities,
   TraverseQuery,
 } from '../../../ports/storage.js';
-import { assertVector } from '../sqlite/vector-codec.js';
+import { assertVector } from '../sql/vector-codec.js';
 import * as apiKeys from './api-key-store.js';
 import { usesAnn, type AnnOptions, type PgContext } from './context.js';
 import { PgDb } from './db.js';

@@ -11,12 +11,12 @@
 import { createVectorIndex } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
-import { DocAttributes, Interner, type DocAttrInput } from '../sqlite/doc-attributes.js';
-import { unit } from '../sqlite/vector-codec.js';
+import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
+import { unit } from '../sql/vector-codec.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { CommitInfo, PgDb } from './db.js';
 import { docConditions } from './doc-store.js';
-import { num } from './rows.js';
+import { num } from '../sql/rows.js';
 import { sql } from './sql.js';
 import { decodeVector, vectorRead } from './vector-codec.js';
 import type { VectorMode } from './vector-setup.js';

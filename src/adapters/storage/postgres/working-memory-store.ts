@@ -1,10 +1,10 @@
 /** Per-session scratchpads, stored whole under an optimistic version. */
 import { EngramError } from '../../../core/errors.js';
 import type { WorkingMemoryRecord } from '../../../core/types.js';
-import { rowToWorkingMemory, type WorkingMemoryRow } from '../sqlite/rows-learn.js';
-import { assertWorkingMemory } from '../sqlite/validate-learn.js';
+import { rowToWorkingMemory, type WorkingMemoryRow } from '../sql/rows-learn.js';
+import { assertWorkingMemory } from '../sql/validate-learn.js';
 import type { PgContext } from './context.js';
-import { toNull } from './rows.js';
+import { toNull } from '../sql/rows.js';
 import { sql } from './sql.js';
 
 const SELECT = 'SELECT * FROM engram.working_memory WHERE tenant = ? AND session_id = ?';

@@ -5,9 +5,9 @@
 import { EngramError } from '../../../core/errors.js';
 import type { ApiKeyRecord } from '../../../core/types.js';
 import type { StoreContext } from './context.js';
-import { insertSql } from './rows.js';
-import { API_KEY_COLUMNS, apiKeyParams, rowToApiKey, type ApiKeyRow } from './rows-learn.js';
-import { assertApiKey } from './validate-learn.js';
+import { insertSql } from '../sql/rows.js';
+import { API_KEY_COLUMNS, apiKeyParams, rowToApiKey, type ApiKeyRow } from '../sql/rows-learn.js';
+import { assertApiKey } from '../sql/validate-learn.js';
 
 const INSERT_KEY = insertSql('api_keys', API_KEY_COLUMNS);
 

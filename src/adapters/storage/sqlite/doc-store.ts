@@ -8,7 +8,7 @@ import type { Doc } from '../../../core/types.js';
 import type { DocQuery } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
 import { compileFilter } from './filter-sql.js';
-import { DOC_COLUMNS, docParams, insertSql, rowToDoc, type DocRow } from './rows.js';
+import { DOC_COLUMNS, docParams, insertSql, rowToDoc, type DocRow } from '../sql/rows.js';
 import { allOf, inJsonList, notExpiredSql, scopeSql, sql, type Sql } from './sql.js';
 
 const INSERT_DOC = insertSql('docs', DOC_COLUMNS);

@@ -4,7 +4,7 @@
  */
 import type { PendingEmbedding } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
-import { assertVector, blobToVector, vectorToBlob } from './vector-codec.js';
+import { assertVector, blobToVector, vectorToBlob } from '../sql/vector-codec.js';
 
 const MISSING_VECTOR = 'NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.content_hash = d.content_hash)';
 

@@ -4,10 +4,10 @@ import type { Episode } from '../../../core/types.js';
 import type { EpisodeQuery } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
 import { replaceDocOf } from './doc-store.js';
-import { insertSql } from './rows.js';
-import { EPISODE_COLUMNS, episodeParams, rowToEpisode, type EpisodeRow } from './rows-learn.js';
+import { insertSql } from '../sql/rows.js';
+import { EPISODE_COLUMNS, episodeParams, rowToEpisode, type EpisodeRow } from '../sql/rows-learn.js';
 import { allOf, inJsonList, scopeSql, sql } from './sql.js';
-import { assertEpisode } from './validate-learn.js';
+import { assertEpisode } from '../sql/validate-learn.js';
 
 const UPSERT_EPISODE = `${insertSql('episodes', EPISODE_COLUMNS)}
   ON CONFLICT (tenant, id) DO UPDATE SET ${EPISODE_COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')

@@ -9,9 +9,9 @@ import { deleteDocsOf, insertDoc } from './doc-store.js';
 import { dropUnreferencedEmbeddings } from './embedding-store.js';
 import { compileFilter } from './filter-sql.js';
 import { PREVIOUS_CONTENT } from './lexical-cache.js';
-import { jsonOrNull, rowToEvent, toNull, type EventRow } from './rows.js';
+import { jsonOrNull, rowToEvent, toNull, type EventRow } from '../sql/rows.js';
 import { allOf, inJsonList, notExpiredSql, scopeSql, sql } from './sql.js';
-import { assertEventBatch } from './validate-input.js';
+import { assertEventBatch } from '../sql/validate-input.js';
 
 const INSERT_EVENT = `INSERT INTO events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id,
   task_id, state_label, importance, source, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;

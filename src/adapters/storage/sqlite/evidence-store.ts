@@ -2,8 +2,8 @@
 import { EngramError } from '../../../core/errors.js';
 import type { FactEvidence } from '../../../core/types.js';
 import type { StoreContext } from './context.js';
-import { rowToEvidence, type EvidenceRow } from './rows-learn.js';
-import { assertEvidence } from './validate-learn.js';
+import { rowToEvidence, type EvidenceRow } from '../sql/rows-learn.js';
+import { assertEvidence } from '../sql/validate-learn.js';
 
 /** Re-judging an episode against a fact replaces the earlier judgement instead of counting twice. */
 const UPSERT_EVIDENCE = `INSERT INTO fact_evidence (tenant, fact_id, episode_id, polarity, weight, at) VALUES (?, ?, ?, ?, ?, ?)

@@ -5,10 +5,10 @@ import type { ExampleQuery, ScopeFilter } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
 import { deleteDocsOf, replaceDocOf } from './doc-store.js';
 import { dropUnreferencedEmbeddings } from './embedding-store.js';
-import { insertSql } from './rows.js';
-import { EXAMPLE_COLUMNS, exampleParams, rowToExample, type ExampleRow } from './rows-learn.js';
+import { insertSql } from '../sql/rows.js';
+import { EXAMPLE_COLUMNS, exampleParams, rowToExample, type ExampleRow } from '../sql/rows-learn.js';
 import { allOf, SCOPE_COLUMNS, scopeSql, sql } from './sql.js';
-import { assertExample } from './validate-learn.js';
+import { assertExample } from '../sql/validate-learn.js';
 
 const UPSERT_EXAMPLE = `${insertSql('examples', EXAMPLE_COLUMNS)}
   ON CONFLICT (tenant, id) DO UPDATE SET ${EXAMPLE_COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')

@@ -1,13 +1,14 @@
 /** Facts: one row per version, at most one live version per key, docs only for live versions. */
+import { SQLITE_DIALECT } from './dialect.js';
 import { factToDoc } from '../../../core/docs.js';
 import { EngramError } from '../../../core/errors.js';
 import type { Fact } from '../../../core/types.js';
 import type { FactVersionQuery, ScopeFilter } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
 import { deleteDocsOf, insertDoc } from './doc-store.js';
-import { FACT_COLUMNS, factParams, insertSql, rowToFact, type FactRow } from './rows.js';
+import { FACT_COLUMNS, factParams, insertSql, rowToFact, type FactRow } from '../sql/rows.js';
 import { allOf, notExpiredSql, SCOPE_COLUMNS, scopeSql, sql } from './sql.js';
-import { assertFact, assertFactStats } from './validate-input.js';
+import { assertFact, assertFactStats } from '../sql/validate-input.js';
 import { SCOPE_KEYS } from '../../../core/types.js';
 
 const INSERT_FACT = insertSql('facts', FACT_COLUMNS);
@@ -44,7 +45,7 @@ export function putFact(ctx: StoreContext, input: Fact): { fact: Fact; duplicate
       fact = { ...input, supersedes: live.id, version: live.version + 1 };
       closeVersion(ctx, live, fact);
     }
-    ctx.stmts.get(INSERT_FACT).run(...factParams(fact));
+    ctx.stmts.get(INSERT_FACT).run(...factParams(fact, SQLITE_DIALECT));
     insertDoc(ctx, factToDoc(fact));
     return { fact, duplicate: false };
   });

@@ -8,7 +8,7 @@ import { openDatabase } from './connection.js';
 import { compileFilter } from './filter-sql.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
-import { DOC_COLUMNS, docParams, insertSql } from './rows.js';
+import { DOC_COLUMNS, docParams, insertSql } from '../sql/rows.js';
 
 const optString = fc.option(fc.constantFrom(...STRINGS), { nil: undefined });
 

@@ -9,7 +9,7 @@ import { Bm25Index } from '../../lexical/bm25-index.js';
 import { queryTerms } from '../../lexical/analyzer.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import type { Db } from './connection.js';
-import { DocAttributes, Interner, type DocAttrInput } from './doc-attributes.js';
+import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
 import { PerTenant } from './per-tenant.js';
 import type { StatementCache } from './statements.js';
 import { ATTR_COLUMNS, attrsOf, type AttrRow } from './vector-cache.js';

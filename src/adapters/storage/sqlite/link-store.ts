@@ -2,10 +2,10 @@
 import type { Link } from '../../../core/types.js';
 import type { LinkQuery, TraverseQuery } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
-import { insertSql } from './rows.js';
-import { LINK_COLUMNS, linkParams, rowToLink, type LinkRow } from './rows-learn.js';
+import { insertSql } from '../sql/rows.js';
+import { LINK_COLUMNS, linkParams, rowToLink, type LinkRow } from '../sql/rows-learn.js';
 import { allOf, inJsonList, joinSql, sql, type Sql } from './sql.js';
-import { assertLinks } from './validate-learn.js';
+import { assertLinks } from '../sql/validate-learn.js';
 
 /**
  * One edge per (tenant, type, from, to). Re-asserting it keeps id and creation time, takes the larger weight,

@@ -4,10 +4,10 @@ import type { Procedure } from '../../../core/types.js';
 import type { ProcedureQuery } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
 import { replaceDocOf } from './doc-store.js';
-import { insertSql } from './rows.js';
-import { PROCEDURE_COLUMNS, procedureParams, rowToProcedure, type ProcedureRow } from './rows-learn.js';
+import { insertSql } from '../sql/rows.js';
+import { PROCEDURE_COLUMNS, procedureParams, rowToProcedure, type ProcedureRow } from '../sql/rows-learn.js';
 import { allOf, scopeSql, sql } from './sql.js';
-import { assertProcedure } from './validate-learn.js';
+import { assertProcedure } from '../sql/validate-learn.js';
 
 const UPSERT_PROCEDURE = `${insertSql('procedures', PROCEDURE_COLUMNS)}
   ON CONFLICT (tenant, id) DO UPDATE SET ${PROCEDURE_COLUMNS.filter((c) => c !== 'tenant' && c !== 'id')

@@ -47,7 +47,7 @@ import { StatementCache } from './statements.js';
 import { FilterMemo } from './filter-memo.js';
 import { LexicalCache } from './lexical-cache.js';
 import { VectorCache } from './vector-cache.js';
-import { assertVector } from './vector-codec.js';
+import { assertVector } from '../sql/vector-codec.js';
 import * as workingMemory from './working-memory-store.js';
 
 export interface SqliteStorageOptions {

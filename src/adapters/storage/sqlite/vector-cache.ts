@@ -9,10 +9,10 @@ import { createVectorIndex } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import type { Db } from './connection.js';
-import { DocAttributes, Interner, type DocAttrInput } from './doc-attributes.js';
+import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
 import { PerTenant } from './per-tenant.js';
 import type { StatementCache } from './statements.js';
-import { blobToVector, unit } from './vector-codec.js';
+import { blobToVector, unit } from '../sql/vector-codec.js';
 
 interface TenantVectors {
   index: VectorIndex;

@@ -3,10 +3,10 @@ import { EngramError } from '../../../core/errors.js';
 import type { WorkingMemoryRecord } from '../../../core/types.js';
 import type { ScopeFilter } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
-import { toNull } from './rows.js';
+import { toNull } from '../sql/rows.js';
 import { allOf, sql } from './sql.js';
-import { rowToWorkingMemory, type WorkingMemoryRow } from './rows-learn.js';
-import { assertWorkingMemory } from './validate-learn.js';
+import { rowToWorkingMemory, type WorkingMemoryRow } from '../sql/rows-learn.js';
+import { assertWorkingMemory } from '../sql/validate-learn.js';
 
 const SELECT = 'SELECT * FROM working_memory WHERE tenant = ? AND session_id = ?';
 

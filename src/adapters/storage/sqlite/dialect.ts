@@ -1,0 +1,17 @@
+import { SCOPE_KEYS } from '../../../core/types.js';
+import type { Dialect } from '../sql/dialect.js';
+import { SCOPE_COLUMNS, sql } from '../sql/fragment.js';
+import { SQLITE_FILTER_LEAVES } from './filter-sql.js';
+import { inJsonList } from './sql.js';
+
+/** SQLite: 0/1 booleans, lists as JSON text, and no row locks (a write transaction holds the file's write lock). */
+export const SQLITE_DIALECT: Dialect = {
+  name: 'sqlite',
+  bool: (b) => (b ? 1 : 0),
+  list: (values) => JSON.stringify(values),
+  listCast: '',
+  inList: inJsonList,
+  exactScope: (scope, alias) => SCOPE_KEYS.map((k) => sql(`${alias}.${SCOPE_COLUMNS[k]} IS ?`, scope[k] ?? null)),
+  forUpdate: '',
+  filter: SQLITE_FILTER_LEAVES,
+};
