@@ -135,18 +135,6 @@ export async function getEmbeddings(ctx: PgContext, hashes: readonly string[]): 
   return out;
 }
 
-/** Deletes vectors (of every model) for these hashes that no doc references any more. Returns how many. */
-export async function dropUnreferencedEmbeddings(tx: Tx, hashes: Iterable<string>): Promise<number> {
-  const list = [...new Set(hashes)];
-  if (list.length === 0) return 0;
-  return tx.exec(
-    sql(
-      `DELETE FROM engram.embeddings em WHERE em.content_hash = ANY(?::text[])
-       AND NOT EXISTS (SELECT 1 FROM engram.docs d WHERE d.content_hash = em.content_hash)`,
-      list,
-    ),
-  );
-}
 
 /** The dimension vectors of this model were stored with, if any (to refuse a mismatched init). */
 export async function storedDimension(ctx: Pick<PgContext, 'db'>, model: string): Promise<number | undefined> {

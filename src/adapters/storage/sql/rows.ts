@@ -253,8 +253,16 @@ export function docParams(d: NewDoc): (string | number | null)[] {
   ];
 }
 
+/** `INSERT INTO engram.<table> (columns) VALUES (?, …)`. */
 export function insertSql(table: string, columns: readonly string[]): string {
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO engram.${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+
+/** `INSERT … ON CONFLICT (key) DO UPDATE SET every other column`: a record replaced whole by its key (both engines). */
+export function upsertSql(table: string, columns: readonly string[], key: readonly string[]): string {
+  const set = columns.filter((c) => !key.includes(c)).map((c) => `${c} = excluded.${c}`);
+  return `${insertSql(table, columns)}
+    ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${set.join(', ')}`;
 }
 
 /** Column-wise arrays of docs for one `INSERT … SELECT FROM unnest(…)` (PostgreSQL's batch insert). */

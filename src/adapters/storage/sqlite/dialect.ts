@@ -11,7 +11,14 @@ export const SQLITE_DIALECT: Dialect = {
   list: (values) => JSON.stringify(values),
   listCast: '',
   inList: inJsonList,
+  inKeys: (column, values) => sql(`${column} IN (SELECT value FROM json_each(?))`, JSON.stringify(values.map(Number))),
+  sameText: (column, value) => sql(`${column} IS ?`, value),
   exactScope: (scope, alias) => SCOPE_KEYS.map((k) => sql(`${alias}.${SCOPE_COLUMNS[k]} IS ?`, scope[k] ?? null)),
+  listTable: (values, alias, column) => sql(`(SELECT value AS ${column} FROM json_each(?)) AS ${alias}`, JSON.stringify(values)),
+  greatest: 'MAX',
+  listOverlaps: (column, values) =>
+    sql(`EXISTS (SELECT 1 FROM json_each(${column}) AS item WHERE item.value IN (SELECT value FROM json_each(?)))`, JSON.stringify(values)),
+  byteOrder: '',
   forUpdate: '',
   filter: SQLITE_FILTER_LEAVES,
 };
