@@ -90,6 +90,6 @@ export async function refreshFollowers(tx: Tx, tenant: string, removed: readonly
         num(f.doc_id),
       ),
     );
-    tx.docLengthChanged(tenant, search.length - f.doc_len);
+    tx.docLengthChanged(tenant, num(f.doc_id), search.length - f.doc_len);
   }
 }

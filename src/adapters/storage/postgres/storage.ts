@@ -16,12 +16,11 @@ import * as docs from './doc-store.js';
 import * as embeddings from './embedding-store.js';
 import { toEngramError } from './errors.js';
 import * as events from './event-store.js';
-import { lexicalSearch, lexicalSearchWithTermBest, Stemmer } from './lexical-search.js';
 import type { PgMigration } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import { createPgPool, type PoolLike } from './pool.js';
 import { prepareSchema } from './schema-setup.js';
-import { InProcessVectors } from './vector-cache.js';
+import { InProcessIndexes } from './search-indexes.js';
 import { annSearch } from './vector-search.js';
 import type { VectorPreference } from './vector-setup.js';
 
@@ -99,30 +98,34 @@ export class PostgresStorage extends SqlStorageBase<PgContext> implements Storag
         dimension: opts.dimension,
         warn: (message, details) => logger.warn(message, details),
       });
-      let vectors: InProcessVectors | undefined;
-      const db = new PgDb(this.pool, setup.names, (info) => vectors?.applyCommit(info));
+      const db = new PgDb(this.pool, setup.names);
       const ctx: PgContext = {
         db,
         model: opts.embeddingModel,
         dimension: opts.dimension,
         mode: setup.mode,
         ann: setup.ann,
-        vectors: undefined,
+        indexes: new InProcessIndexes(db, {
+          model: opts.embeddingModel,
+          dimension: opts.dimension,
+          mode: setup.mode,
+          vectors: !usesAnn({ ann: setup.ann, model: opts.embeddingModel, dimension: opts.dimension }),
+        }),
         annOptions: { ...DEFAULT_ANN, ...this.opts.ann },
-        stemmer: new Stemmer(db),
       };
       const stored = await embeddings.storedDimension(ctx, opts.embeddingModel);
       if (stored !== undefined && stored !== opts.dimension) {
         throw new EngramError('CONFIG', `model ${opts.embeddingModel} has ${stored}-dimensional vectors stored, not ${opts.dimension}`);
       }
-      if (!usesAnn(ctx)) {
-        vectors = new InProcessVectors(ctx.db, ctx.model, ctx.dimension, ctx.mode);
-        ctx.vectors = vectors;
-      }
       this.ctx = ctx;
     } catch (e) {
       throw toEngramError('postgres storage: init', e);
     }
+  }
+
+  /** Loads the tenant's in-process indexes (or catches them up) and completes the vector graph. */
+  warm(tenant: string): Promise<void> {
+    return this.run('warm', (c) => c.indexes.warm(tenant));
   }
 
   async close(): Promise<void> {
@@ -149,15 +152,15 @@ export class PostgresStorage extends SqlStorageBase<PgContext> implements Storag
     return this.run('getDocs', (c) => docs.getDocs(c.db, tenant, docIds));
   }
   lexicalSearchWithTermBest(q: DocQuery & { text: string }): Promise<{ hits: DocHit[]; termBest: number[] }> {
-    return this.run('lexicalSearch', (c) => lexicalSearchWithTermBest(c.db, c.stemmer, q));
+    return this.run('lexicalSearch', (c) => c.indexes.lexicalSearch(q));
   }
   lexicalSearch(q: DocQuery & { text: string }): Promise<DocHit[]> {
-    return this.run('lexicalSearch', (c) => lexicalSearch(c.db, c.stemmer, q));
+    return this.run('lexicalSearch', async (c) => (await c.indexes.lexicalSearch(q)).hits);
   }
   vectorSearch(q: DocQuery & { vector: Float32Array }): Promise<DocHit[]> {
     return this.run('vectorSearch', (c) => {
       assertVector(q.vector, c.dimension, 'vector');
-      return c.vectors ? c.vectors.search(q) : annSearch(c, q);
+      return usesAnn(c) ? annSearch(c, q) : c.indexes.vectorSearch(q);
     });
   }
 
