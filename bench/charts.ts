@@ -1,2 +1,2 @@
 /** SVG chart writer for the bench scripts; the implementation lives in src/ so the CLI can use it too. */
-export { lineChartSvg, type Series } from '../src/evaluation/perf/chart.js';
+export { lineChartSvg, type Series } from './perf/chart.js';

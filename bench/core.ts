@@ -16,14 +16,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createUseLiteEmbedder } from '../src/adapters/embedders/use-lite.js';
-import { createHeuristicReranker } from '../src/adapters/rerankers/heuristic.js';
-import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import { createMemory, type Memory } from '../src/memory.js';
-import type { Embedder } from '../src/ports/embedder.js';
-import { rng, synthEvents, synthFacts, synthQueries } from '../src/evaluation/perf/synthetic.js';
+import { createUseLiteEmbedder } from '../src/index.js';
+import { createHeuristicReranker } from '../src/index.js';
+import { openSqliteStorage } from '../src/index.js';
+import { createMemory, type Memory } from '../src/index.js';
+import type { Embedder } from '../src/index.js';
+import { rng, synthEvents, synthFacts, synthQueries } from './perf/synthetic.js';
 import { fileSizeMb, latency, machine, median, round, rssMb, table, timeEach } from './stats.js';
-import { noisy } from '../src/evaluation/perf/pool-embedder.js';
+import { noisy } from './perf/pool-embedder.js';
 
 /** Noise of norm 0.5 in all around a real unit vector (cosine ≈ 0.9 to it), spread over its dimensions. */
 const noiseFor = (v: Float32Array) => 0.5 / Math.sqrt(v.length);

@@ -17,9 +17,9 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { openMemory } from '../src/open.js';
+import { openMemory } from '../src/index.js';
 import { createApiKey } from '../src/surfaces/http/keys.js';
-import { startHttpServer } from '../src/surfaces/http/server.js';
+import { startHttpServer } from '../src/surfaces/http/index.js';
 
 /** The parts of autocannon used here (it ships no type declarations). */
 interface AutocannonResult {

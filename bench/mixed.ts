@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { synthEvents, synthQueries } from '../src/evaluation/perf/synthetic.js';
-import { openMemory } from '../src/open.js';
+import { synthEvents, synthQueries } from './perf/synthetic.js';
+import { openMemory } from '../src/index.js';
 import { latency, machine, median, round, timeEach } from './stats.js';
 
 const { values: opts } = parseArgs({

@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import type { Storage } from '../src/ports/storage.js';
+import { openSqliteStorage } from '../src/index.js';
+import type { Storage } from '../src/index.js';
 import { fileSizeMb, round } from './stats.js';
 
 export const ADAPTERS = ['sqlite', 'pglite', 'pglite-socket', 'postgres'] as const;

@@ -4,10 +4,10 @@
  * 0.9), seeded by its text, so each adapter stores exactly the same vectors and nothing is embedded while a
  * store is being measured.
  */
-import { createUseLiteEmbedder } from '../src/adapters/embedders/use-lite.js';
-import { noisy } from '../src/evaluation/perf/pool-embedder.js';
-import { rng, synthEvents, synthFacts, synthQueries } from '../src/evaluation/perf/synthetic.js';
-import type { Embedder } from '../src/ports/embedder.js';
+import { createUseLiteEmbedder } from '../src/index.js';
+import { noisy } from './perf/pool-embedder.js';
+import { rng, synthEvents, synthFacts, synthQueries } from './perf/synthetic.js';
+import type { Embedder } from '../src/index.js';
 import { round } from './stats.js';
 
 /** Noise of norm 0.5 in all around a real unit vector (cosine ≈ 0.9 to it), spread over its dimensions. */

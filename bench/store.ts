@@ -31,8 +31,8 @@
  */
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createHeuristicReranker } from '../src/adapters/rerankers/heuristic.js';
-import { createMemory, type Memory } from '../src/memory.js';
+import { createHeuristicReranker } from '../src/index.js';
+import { createMemory, type Memory } from '../src/index.js';
 import { latency, median, round, table } from './stats.js';
 import { ADAPTERS, openAdapter, type AdapterName } from './store-adapters.js';
 import { memoriesOf, prepareVectors, type Vectors } from './store-vectors.js';

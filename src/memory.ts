@@ -7,7 +7,7 @@ import { EngramError } from './core/errors.js';
 import { parseFilter } from './core/filter.js';
 import { assertId, idKind } from './core/ids.js';
 import { createTokenCounter, type TokenCounter } from './core/tokens.js';
-import type { DocKind, EventType, Fact, MemoryEvent } from './core/types.js';
+import type { DocKind, EventType, Fact, Json, MemoryEvent } from './core/types.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { Embedder } from './ports/embedder.js';
 import type { Reranker } from './ports/reranker.js';
@@ -22,6 +22,7 @@ import { documentVectorModel } from './write/document-vectors.js';
 import { Indexer, type IndexerProgress } from './write/indexer.js';
 import type { EventInput, FactInput } from './write/input.js';
 import { createScrubber } from './write/scrub.js';
+import { forgetWorkingMemories, sessionsToForget } from './forget-working.js';
 import { Lru } from './core/lru.js';
 import { createExamplesApi, type ExamplesApi, type LearnDeps } from './learn/feedback/index.js';
 import { createWorkingMemoryApi, type WorkingMemoryApi } from './working/index.js';
@@ -156,7 +157,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   );
   if (config.learn.engine.background) learnEngine.learner.start();
 
-  const readDeps: ReadDeps = { storage, reranker, tokens, clock, embedQuery, scrubText: (t) => writeCtx.scrubber.scrub(t).text };
+  const readDeps: ReadDeps = { storage, reranker, tokens, clock, embedQuery, scrubText: (t) => writeCtx.scrubber.scrub(t).text, scrubJson: (v) => writeCtx.scrubber.scrubJson(v as Json).value };
   const tenantOf = (t?: string) => t ?? config.defaultTenant;
 
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -264,8 +265,12 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
         throw new EngramError('VALIDATION', 'forget needs ids or a scope', { issues: [{ path: '', message: 'give ids or scope' }] });
       }
       await queue.drain();
-      learnEngine.learner.reset(tenantOf(input.tenant));
-      return storage.forget({ tenant: tenantOf(input.tenant), ...(ids.length ? { ids } : {}), ...(input.scope ? { scope: input.scope } : {}) }, clock.now());
+      const tenant = tenantOf(input.tenant);
+      learnEngine.learner.reset(tenant);
+      const sessions = await sessionsToForget(storage, tenant, input.scope);
+      const report = await storage.forget({ tenant, ...(ids.length ? { ids } : {}), ...(input.scope ? { scope: input.scope } : {}) }, clock.now());
+      const workingMemories = await forgetWorkingMemories(storage, tenant, sessions);
+      return workingMemories > 0 ? { ...report, workingMemories } : report;
     },
     async importJsonl(path, opts = {}) {
       return importJsonl(memory, writeCtx, path, opts);

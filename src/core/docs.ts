@@ -18,7 +18,7 @@ export function eventDocText(e: Pick<MemoryEvent, 'name' | 'content'>): string {
  * The context is indexed, never shown or embedded, and follows the timeline: when the event before is
  * redacted or deleted, the entry is derived again from the event now before it.
  *
- * Measured (LoCoMo evidence recall@10, categories 1–4, `engram bench locomo`): BM25 alone 0.549 → 0.646,
+ * Measured (LoCoMo evidence recall@10, categories 1–4, `npm run bench:locomo --`): BM25 alone 0.549 → 0.646,
  * hybrid `search` 0.704 → 0.718, `getContext` 0.703 → 0.716; paraphrase-dev unchanged (its notes have no
  * session). Offline, two events of context gave BM25 +0.012 more, and the whole previous event no more
  * than its last 30 words; the next event's words added nothing (the read path's neighbours cover replies).

@@ -11,6 +11,7 @@
  * language and `matchesFilter` evaluates it in process, so the semantics are written down once, here.
  */
 import { EngramError, type ErrorIssue } from './errors.js';
+import { FORBIDDEN_KEY } from './safe-keys.js';
 import type { Doc, Json } from './types.js';
 
 export type Scalar = string | number | boolean | null;
@@ -119,8 +120,13 @@ class FilterParser {
   }
 
   private fieldRef(key: string, at: string): FieldRef | undefined {
-    if (key in FILTER_COLUMNS) return { kind: 'column', name: key as FilterColumn };
+    // hasOwn, not `in`: `constructor` or `toString` must not resolve to Object.prototype's members.
+    if (Object.hasOwn(FILTER_COLUMNS, key)) return { kind: 'column', name: key as FilterColumn };
     const path = key.startsWith('metadata.') ? key.slice('metadata.'.length).split('.') : [key];
+    if (path.includes(FORBIDDEN_KEY)) {
+      this.fail(at, '"__proto__" is not allowed as a field name');
+      return undefined;
+    }
     if (path.some((p) => !META_KEY_RE.test(p))) {
       this.fail(at, 'field names use letters, digits, "_" and "-" (at most 64 characters)');
       return undefined;

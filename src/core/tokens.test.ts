@@ -38,4 +38,10 @@ describe('token counter', () => {
       { numRuns: 100 },
     );
   });
+
+  it('counts stored special-token text as plain characters instead of throwing', () => {
+    const counter = createTokenCounter();
+    expect(counter.count('a <|endoftext|> b <|im_start|>')).toBeGreaterThan(5);
+    expect(counter.truncate('<|endoftext|> '.repeat(20), 4).length).toBeGreaterThan(0);
+  });
 });

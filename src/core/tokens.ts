@@ -2,9 +2,8 @@
  * Token counting with a real BPE tokenizer (js-tiktoken, ranks bundled in the package: no download).
  * The budget guarantee of `getContext` is stated in these tokens.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import o200k from 'js-tiktoken/ranks/o200k_base';
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { Lru } from './lru.js';
 
 export type TokenEncoding = 'cl100k_base' | 'o200k_base';
@@ -21,7 +20,8 @@ const encoders = new Map<TokenEncoding, Tiktoken>();
 function encoder(encoding: TokenEncoding): Tiktoken {
   let enc = encoders.get(encoding);
   if (!enc) {
-    enc = new Tiktoken(encoding === 'cl100k_base' ? cl100k : o200k);
+    // The ranks (megabytes each) load when a count is first asked for, and only the encoding in use.
+    enc = new Tiktoken(createRequire(import.meta.url)(`js-tiktoken/ranks/${encoding}`) as TiktokenBPE);
     encoders.set(encoding, enc);
   }
   return enc;
@@ -32,23 +32,27 @@ const MEMO_MAX_CHARS = 2_000;
 const MEMO_ENTRIES = 4_096;
 
 export function createTokenCounter(encoding: TokenEncoding = 'cl100k_base'): TokenCounter {
-  const enc = encoder(encoding);
+  let loaded: Tiktoken | undefined;
+  // Stored text is data: a memory containing `<|endoftext|>` is counted as the characters it is, never as the
+  // special token (js-tiktoken's default throws on it, which turned one stored string into a failed read).
+  const enc = { encode: (t: string) => (loaded ??= encoder(encoding)).encode(t, [], []), decode: (ts: number[]) => (loaded ??= encoder(encoding)).decode(ts) };
   const memo = new Lru<string, number>(MEMO_ENTRIES);
+  const encode = (text: string): number[] => enc.encode(text);
   return {
     encoding,
     count(text) {
       if (text.length === 0) return 0;
-      if (text.length > MEMO_MAX_CHARS) return enc.encode(text).length;
-      return memo.getOrSet(text, (t) => enc.encode(t).length);
+      if (text.length > MEMO_MAX_CHARS) return encode(text).length;
+      return memo.getOrSet(text, (t) => encode(t).length);
     },
     truncate(text, maxTokens) {
       if (maxTokens <= 0) return '';
-      const tokens = enc.encode(text);
+      const tokens = encode(text);
       if (tokens.length <= maxTokens) return text;
       // Decoding a cut can split a multi-byte character; back off until the prefix round-trips within budget.
       for (let n = maxTokens; n > 0; n--) {
         const prefix = enc.decode(tokens.slice(0, n)).replace(/\uFFFD+$/, '');
-        if (enc.encode(prefix).length <= maxTokens) return prefix;
+        if (encode(prefix).length <= maxTokens) return prefix;
       }
       return '';
     },

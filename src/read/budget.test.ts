@@ -121,7 +121,7 @@ describe('fitBudget', () => {
     const note = (ids: string[]): ConflictNote => ({ reason: 'same_key', action: 'surfaced_both', itemIds: ids, droppedIds: [], note: `about ${ids.join(',')}` });
     const r = fitBudget({ sections: group([a]), notes: [note(['fct_a', 'fct_b']), note(['fct_x'])], budget: 500, tokens, render });
     expect(r.notes.map((n) => n.note)).toEqual(['about fct_a,fct_b']);
-    expect(r.text).toContain('## Conflicts\n- about fct_a,fct_b');
+    expect(r.text).toContain('## Conflicts\n<memory>\n- about fct_a,fct_b\n</memory>');
   });
 });
 

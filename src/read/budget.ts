@@ -23,7 +23,7 @@
  * and trimmed if ever needed, so the invariant never rests on the bound.
  */
 import type { TokenCounter } from '../core/tokens.js';
-import { renderLine, renderText, type RenderOptions, type RenderSection, type RenderedEntry } from './render.js';
+import { renderLine, renderText, sectionBlock, type RenderOptions, type RenderSection, type RenderedEntry } from './render.js';
 import { itemBody } from './render.js';
 import type { SectionSpec } from './sections.js';
 import type { Candidate, ConflictNote } from './types.js';
@@ -99,7 +99,8 @@ class Selection {
   addition(section: string, entry: RenderedEntry, opts: RenderOptions): string {
     const line = renderLine(entry, opts);
     if (this.chosen.get(section)!.length > 0) return line;
-    return `## ${this.specs.find((s) => s.name === section)!.title}\n${line}`;
+    const title = this.specs.find((s) => s.name === section)!.title;
+    return sectionBlock(opts.scrub ? opts.scrub(title) : title, [line]);
   }
 
   sections(extra?: { section: string; entry: RenderedEntry }): RenderSection[] {

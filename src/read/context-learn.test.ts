@@ -75,7 +75,7 @@ describe('buildContext over learned memory (SQLite + USE-lite)', () => {
     const chain = r.causalChains![0]!;
     expect(chain.episodeIds.length).toBeGreaterThanOrEqual(2);
     expect(r.items.some((i) => chain.episodeIds.includes(i.id))).toBe(true);
-    expect(r.text).toContain(`## Causal chain\n- ${chain.narrative}`);
+    expect(r.text).toContain(`## Causal chain\n<memory>\n- ${chain.narrative}\n</memory>`);
   });
 
   it('lets 1-hop graph neighbours of the top episodes join at a discount', async () => {

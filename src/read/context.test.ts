@@ -108,11 +108,11 @@ describe('buildContext (SQLite + USE-lite)', () => {
     expect(semanticIds).toContain(ids.strategy);
 
     // Rendered text: sections, tool call, provenance, conflicts.
-    expect(r.text).toMatch(/^## Recent events \(task deploy_2025_09_20\)\n/);
+    expect(r.text).toMatch(/^## Recent events \(task deploy_2025_09_20\)\n<memory>\n/);
     expect(r.text).toContain('- kubectl(ns=payments, action=rollout status) → ok=true, msg=Deployment available [tool_call · 2025-09-20 18:22Z]');
     expect(r.text).toContain('## Relevant memory: policy');
     expect(r.text).toContain('[runbook.md §rollback · 2025-09-20]');
-    expect(r.text).toMatch(/## Conflicts\n- Newer event .*contradicts policy/);
+    expect(r.text).toMatch(/## Conflicts\n<memory>\n- Newer event .*contradicts policy.*\n<\/memory>$/);
     expect(r.text.indexOf('Error rate on payments')).toBeLessThan(r.text.indexOf('Rollback complete'));
 
     // Budget is counted on the final text.
@@ -143,12 +143,12 @@ describe('buildContext (SQLite + USE-lite)', () => {
   });
 
   it('keeps the rendered text within a tight budget, filling by priority', async () => {
-    for (const budget of [1, 12, 40, 90, 160]) {
+    for (const budget of [1, 12, 40, 60, 90, 160]) {
       const config = parseContextConfig({ ...SEED_CONFIG, merge_policy: { ...SEED_CONFIG.merge_policy, token_budget: budget } });
       const r = await buildContext(deps, { tenant: 't1', query: QUERY, config });
       expect(deps.tokens.count(r.text)).toBeLessThanOrEqual(budget);
       expect(r.tokens).toEqual({ used: deps.tokens.count(r.text), budget });
-      if (budget >= 40) expect(r.items[0]!.section).toBe('episodic_recent');
+      if (budget >= 60) expect(r.items[0]!.section).toBe('episodic_recent');
       if (budget <= 90) expect(r.dropped).toBeGreaterThan(0);
     }
   });

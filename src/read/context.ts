@@ -266,7 +266,7 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
     body: scrub ? (c) => scrub(itemBody(c)) : undefined,
     budget: config.merge_policy.token_budget,
     tokens: deps.tokens,
-    render: { provenanceInline: config.guardrails.provenance_inline },
+    render: { provenanceInline: config.guardrails.provenance_inline, scrub },
     reserved: new Set(extras.counterId ? [extras.counterId] : []),
     chains: extras.chains.map((c) => ({ text: scrub ? scrub(c.narrative) : c.narrative, episodeIds: c.episodeIds })),
   });
@@ -283,11 +283,19 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
   const detected = detectConflicts(chosen);
   const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
   const budget = fit(deps, p, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
-  const items = renderItems(budget.sections);
+  const items = renderItems(budget.sections, p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined);
 
-  // The record closes the loop later: feedback on this retrieval reinforces exactly these items.
+  // The record closes the loop later: feedback on this retrieval reinforces exactly these items. Like every
+  // stored string it is scrubbed (write/pii-policy.ts): the query and the config (filters, task id) may hold PII.
   const retrievalId = newId('retrieval', p.now);
-  await deps.storage.putRetrieval({ id: retrievalId, tenant: p.tenant, query: p.query, createdAt: p.now, itemIds: items.map((i) => i.id), config: p.config });
+  await deps.storage.putRetrieval({
+    id: retrievalId,
+    tenant: p.tenant,
+    query: deps.scrubText ? deps.scrubText(p.query) : p.query,
+    createdAt: p.now,
+    itemIds: items.map((i) => i.id),
+    config: deps.scrubJson ? deps.scrubJson(p.config) : p.config,
+  });
 
   return {
     retrievalId,

@@ -24,7 +24,7 @@
  * numbers), one `queryEvents` per seed (an index range of at most 2·seqSpan + 1 rows of the seed's session around it), and
  * none when no candidate is an event with a session.
  *
- * Measured (LoCoMo evidence recall@10, categories 1–4, `engram bench locomo`, same tree with and without this
+ * Measured (LoCoMo evidence recall@10, categories 1–4, `npm run bench:locomo --`, same tree with and without this
  * step): hybrid `search` dev (conv-26, -30, -41; tuned there) 0.659 → 0.734, held-out seven 0.626 → 0.694;
  * `getContext` 0.658 → 0.735 and 0.622 → 0.691. Paraphrase-dev unchanged (its notes have no author and no
  * session). On dev, the author field alone gives ≈ 0.69, one-turn neighbours alone ≈ 0.72; seeds 3, 5 or 10

@@ -41,7 +41,7 @@
  * paraphrase at 5). Neither set has code-like tokens, so `exact` is measured by the tests, not by them.
  * Through `search()` on the SQLite adapter the same sets give 0.475 / 0.708 and 0.472 / 0.589 (its BM25 alone:
  * 0.117 / 0.358 and 0.506 / 0.572); with `rerank: true` (heuristic reranker) 0.458 / 0.700 and 0.548 / 0.631.
- * The question form (added 2026-11-24, `engram bench locomo`): LoCoMo evidence R@10 of vector search 0.460 →
+ * The question form (added 2026-11-24, `npm run bench:locomo --`): LoCoMo evidence R@10 of vector search 0.460 →
  * 0.502 and of hybrid `search` 0.771 → 0.782 (dev 0.802 → 0.813, held-out 0.761 → 0.772); paraphrase-dev
  * unchanged (0.492 / 0.683 and 0.475 / 0.700: its queries ask, its memories state). Cutting by the share of
  * asking words instead of sentences gave 0.781, by the square of the kept share 0.780.

@@ -128,7 +128,7 @@ describe('counter-example slot', () => {
     const counter = { ...s1, role: 'counter_example' as const };
     const all = [...specs, COUNTER_EXAMPLE_SECTION];
     const sections = all.map((spec) => ({ spec, items: [f1, f2, counter].filter((c) => spec.accepts(c)) }));
-    const counterLine = `## ${COUNTER_EXAMPLE_SECTION.title}\n- ${itemBody(counter)} [episode:SUCCESS · 2025-09-20]`;
+    const counterLine = `## ${COUNTER_EXAMPLE_SECTION.title}\n<memory>\n- ${itemBody(counter)} [episode:SUCCESS · 2025-09-20]\n</memory>`;
     const budget = tokens.count(counterLine) + 2;
     const withSlot = fitBudget({ sections, notes: [], budget, tokens, render: { provenanceInline: true }, reserved: new Set(['eps_s1']) });
     expect(withSlot.sections.flatMap((s) => s.entries.map((e) => e.candidate.doc.refId))).toEqual(['eps_s1']);
@@ -146,9 +146,10 @@ describe('counter-example slot', () => {
     ];
     const r = fitBudget({ sections, notes: [], budget: 1000, tokens, render: { provenanceInline: false }, chains });
     expect(r.chains).toEqual([0]);
-    expect(r.text.endsWith('## Causal chain\n- A [FAILURE] → B [SUCCESS]')).toBe(true);
-    const tight = fitBudget({ sections, notes: [], budget: tokens.count(`## Relevant memory\n- ${itemBody(f1)}`), tokens, render: { provenanceInline: false }, chains });
+    expect(r.text.endsWith('## Causal chain\n<memory>\n- A [FAILURE] → B [SUCCESS]\n</memory>')).toBe(true);
+    const alone = `## Relevant memory\n<memory>\n- ${itemBody(f1)}\n</memory>`;
+    const tight = fitBudget({ sections, notes: [], budget: tokens.count(alone), tokens, render: { provenanceInline: false }, chains });
     expect(tight.chains).toEqual([]);
-    expect(tokens.count(tight.text)).toBeLessThanOrEqual(tokens.count(`## Relevant memory\n- ${itemBody(f1)}`));
+    expect(tokens.count(tight.text)).toBeLessThanOrEqual(tokens.count(alone));
   });
 });

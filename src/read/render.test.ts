@@ -54,14 +54,20 @@ describe('renderText / renderItems', () => {
     expect(text).toBe(
       [
         '## Recent events (task deploy_2025_09_20)',
+        '<memory>',
         '- Deploy failed. [message · 2025-09-20 18:00Z]',
         '- Rollback started. [message · 2025-09-20 18:01Z]',
+        '</memory>',
         '',
         '## Relevant memory: policy',
+        '<memory>',
         '- Rollback needs on-call approval. [runbook.md §rollback · 2025-09-20]',
+        '</memory>',
         '',
         '## Conflicts',
+        '<memory>',
         '- Newer event contradicts fact; using the newer one.',
+        '</memory>',
       ].join('\n'),
     );
   });

@@ -2,17 +2,28 @@
  * Rendering: the JSON items and the prompt text the caller sends to an LLM.
  *
  *   ## Recent events (task deploy_2025_09_20)
+ *   <memory>
  *   - kubectl(ns=payments, action=rollout status) → ok=true, msg=Deployment available [tool_call · 2025-09-20 18:22Z]
+ *   </memory>
  *
  *   ## Relevant memory
+ *   <memory>
  *   - Roll back with `kubectl rollout undo` … [runbook.md §rollback · 2025-09-20]
+ *   </memory>
  *
  *   ## Conflicts
+ *   <memory>
  *   - Newer event "…" contradicts fact "…"; using the newer one.
+ *   </memory>
+ *
+ * Memory is data: headings, fence lines and the `- ` that starts an item line are written here and nowhere
+ * else; every stored string passes through `inertText` (core/prompt-safe.ts) on its way in, so it stays on its
+ * line, inside its fence, and cannot close the fence (property-tested with testing/injection-corpus.ts).
  *
  * The budget step calls `renderText` on every trial selection, so what it counts is exactly what is returned.
  */
 import { eventDocText } from '../core/docs.js';
+import { fenced, inertTagPart, inertText } from '../core/prompt-safe.js';
 import type { Json } from '../core/types.js';
 import { episodeBody, episodeView, factBody, factView } from './outcome.js';
 import type { SectionSpec } from './sections.js';
@@ -20,6 +31,8 @@ import type { Candidate, ContextItem, Provenance } from './types.js';
 
 export interface RenderOptions {
   provenanceInline: boolean;
+  /** Read-time PII scrub of the provenance parts (source, section, type, task id) when the guardrail is on. */
+  scrub?: ((text: string) => string) | undefined;
 }
 
 /** One chosen item: the candidate and the body text actually shown (possibly truncated). */
@@ -48,40 +61,52 @@ function inline(value: Json | undefined): string {
  * their outcome label (`[OUTCOME: FAILURE] … Correction: …`); learned facts end with their evidence.
  */
 export function itemBody(c: Candidate): string {
+  return inertText(rawBody(c));
+}
+
+function rawBody(c: Candidate): string {
   if (c.doc.kind === 'episode' && c.episode) return episodeBody(c.episode);
-  if (c.doc.kind === 'fact' && c.fact) return factBody(c.fact, c.doc.text.replace(/\s*\n\s*/g, ' ').trim());
+  if (c.doc.kind === 'fact' && c.fact) return factBody(c.fact, inertText(c.doc.text));
   const e = c.event;
   if (e?.tool && (e.args !== undefined || e.result !== undefined)) {
     const call = `${e.tool}(${inline(e.args)})`;
     const result = inline(e.result);
     return result ? `${call} → ${result}` : call;
   }
-  const text = e ? eventDocText(e) : c.doc.text;
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  return e ? eventDocText(e) : c.doc.text;
 }
 
 const minute = (ts: number): string => `${new Date(ts).toISOString().slice(0, 16).replace('T', ' ')}Z`;
 const dayOf = (ts: number): string => new Date(ts).toISOString().slice(0, 10);
 
 /** `[runbook.md §rollback · 2025-09-20]` for memory; `[tool_call · 2025-09-20 18:22Z]` for events. */
-export function provenanceTag(c: Candidate): string {
+export function provenanceTag(c: Candidate, scrub: (text: string) => string = (t) => t): string {
   const d = c.doc;
   const parts: string[] = [];
-  const where = [d.source, d.section ? `§${d.section}` : undefined].filter(Boolean).join(' ');
+  const source = d.source ? inertTagPart(scrub(d.source)) : '';
+  const section = d.section ? inertTagPart(scrub(d.section)) : '';
+  const type = d.type ? inertTagPart(scrub(d.type)) : '';
+  const where = [source, section ? `§${section}` : undefined].filter(Boolean).join(' ');
   if (d.kind === 'event') {
-    parts.push(d.type ?? 'event');
+    parts.push(type || 'event');
     if (where) parts.push(where);
     parts.push(minute(d.ts));
   } else {
-    parts.push(where || (d.type ? `${d.kind}:${d.type}` : d.kind));
+    parts.push(where || (type ? `${d.kind}:${type}` : d.kind));
     parts.push(dayOf(d.ts));
   }
   return `[${parts.join(' · ')}]`;
 }
 
 export function renderLine(entry: RenderedEntry, opts: RenderOptions): string {
-  const tag = opts.provenanceInline ? ` ${provenanceTag(entry.candidate)}` : '';
-  return `- ${entry.body}${tag}`;
+  const tag = opts.provenanceInline ? ` ${provenanceTag(entry.candidate, opts.scrub)}` : '';
+  // The body is inert already when it comes from itemBody; a caller's wrapper (PII scrub) must not undo that.
+  return `- ${inertText(entry.body)}${tag}`;
+}
+
+/** A section as text: its heading, then its lines inside the memory fence. */
+export function sectionBlock(title: string, lines: readonly string[]): string {
+  return [`## ${inertText(title)}`, ...fenced(lines)].join('\n');
 }
 
 function ordered(section: RenderSection): RenderedEntry[] {
@@ -96,30 +121,32 @@ export function renderText(sections: readonly RenderSection[], notes: readonly s
   const blocks: string[] = [];
   for (const s of sections) {
     if (s.entries.length === 0) continue;
-    blocks.push([`## ${s.spec.title}`, ...ordered(s).map((e) => renderLine(e, opts))].join('\n'));
+    const title = opts.scrub ? opts.scrub(s.spec.title) : s.spec.title;
+    blocks.push(sectionBlock(title, ordered(s).map((e) => renderLine(e, opts))));
   }
-  if (chains.length > 0) blocks.push(['## Causal chain', ...chains.map((c) => `- ${c}`)].join('\n'));
-  if (notes.length > 0) blocks.push(['## Conflicts', ...notes.map((n) => `- ${n}`)].join('\n'));
+  if (chains.length > 0) blocks.push(sectionBlock('Causal chain', chains.map((c) => `- ${inertText(c)}`)));
+  if (notes.length > 0) blocks.push(sectionBlock('Conflicts', notes.map((n) => `- ${inertText(n)}`)));
   return blocks.join('\n\n');
 }
 
-export function provenanceOf(c: Candidate): Provenance {
+export function provenanceOf(c: Candidate, scrub: (text: string) => string = (t) => t): Provenance {
   const d = c.doc;
+  const opt = (v: string | undefined) => (v === undefined ? null : scrub(v));
   return {
-    source: d.source ?? null,
-    section: d.section ?? null,
+    source: opt(d.source),
+    section: opt(d.section),
     ts: new Date(d.ts).toISOString(),
-    type: d.type ?? null,
+    type: opt(d.type),
     actor: d.actor ?? null,
-    taskId: d.taskId ?? null,
-    sessionId: d.sessionId ?? null,
+    taskId: opt(d.taskId),
+    sessionId: opt(d.sessionId),
     tags: [...d.tags],
     contentHash: d.contentHash,
   };
 }
 
 /** JSON items in text order. */
-export function renderItems(sections: readonly RenderSection[]): ContextItem[] {
+export function renderItems(sections: readonly RenderSection[], scrub?: (text: string) => string): ContextItem[] {
   return sections.flatMap((s) =>
     ordered(s).map((e) => ({
       id: e.candidate.doc.refId,
@@ -127,7 +154,7 @@ export function renderItems(sections: readonly RenderSection[]): ContextItem[] {
       section: s.spec.name,
       text: e.body,
       truncated: e.truncated,
-      provenance: provenanceOf(e.candidate),
+      provenance: provenanceOf(e.candidate, scrub),
       scores: { ...e.candidate.scores },
       ...(e.candidate.doc.kind === 'episode' && e.candidate.episode ? { episode: episodeView(e.candidate.episode, e.candidate.links ?? []) } : {}),
       ...(e.candidate.doc.kind === 'fact' && e.candidate.fact ? { fact: factView(e.candidate.fact) } : {}),

@@ -25,6 +25,8 @@ export interface ReadDeps {
    * (records written before scrubbing was enabled, or imported raw, must not leak into a prompt).
    */
   scrubText?: ((text: string) => string) | undefined;
+  /** PII scrub of a JSON value (every string in it), applied to what the retrieval record stores. */
+  scrubJson?: ((value: unknown) => unknown) | undefined;
   /** Optional second opinion on detected conflicts (e.g. an LLM judge). Without it the heuristic rules decide. */
   conflictJudge?: ConflictJudge | undefined;
 }

@@ -211,7 +211,7 @@ export function createWorkingMemoryApi(deps: LearnDeps, optionsInput: WorkingMem
 
     async append(raw) {
       const input = parse(appendInputSchema, raw, 'working memory item');
-      const item = { content: scrub(input.content), kind: input.kind, source: input.source, priority: input.priority };
+      const item = { content: scrub(input.content), kind: input.kind, source: input.source === undefined ? undefined : scrub(input.source), priority: input.priority };
       const { edit, result } = await mutate(input, (s, at) => {
         const r = appendItem(s, item, at, o, deps.tokens);
         return { state: r.state, result: r.item };
@@ -221,7 +221,11 @@ export function createWorkingMemoryApi(deps: LearnDeps, optionsInput: WorkingMem
 
     async replace(raw) {
       const input = parse(replaceInputSchema, raw, 'working memory edit');
-      const change: ReplaceEdit = { ...input, content: input.content === undefined ? undefined : scrub(input.content) };
+      const change: ReplaceEdit = {
+        ...input,
+        content: input.content === undefined ? undefined : scrub(input.content),
+        source: input.source === undefined ? undefined : scrub(input.source),
+      };
       const { edit, result } = await mutate(input, (s) => {
         const r = replaceItem(s, change, o, deps.tokens);
         return { state: r.state, result: r.item };
@@ -247,7 +251,8 @@ export function createWorkingMemoryApi(deps: LearnDeps, optionsInput: WorkingMem
     async setEntity(raw) {
       const input = parse(entityInputSchema, raw, 'key fact');
       const value = input.value === null ? null : scrub(input.value);
-      return (await mutate(input, (s, at) => ({ state: setEntity(s, input.key, value, at, o), result: undefined }))).edit;
+      // The key is scrubbed too (deterministic, so setting the same key again still replaces it).
+      return (await mutate(input, (s, at) => ({ state: setEntity(s, scrub(input.key), value, at, o), result: undefined }))).edit;
     },
 
     async pageOut(raw) {

@@ -16,7 +16,7 @@
  * it lost more than the split gained.
  *
  * Measured with USE-lite on LoCoMo (turns as docs, evidence recall@10, categories 1–4): vector search alone
- * 0.374 (whole) → 0.460 (sentences, `engram bench locomo`). Offline, with a simpler sentence split: 0.476;
+ * 0.374 (whole) → 0.460 (sentences, `npm run bench:locomo --`). Offline, with a simpler sentence split: 0.476;
  * the same sentences without the label on each: 0.346; the best sentence per turn (several vectors per doc)
  * also 0.476, where this needs one. Paraphrase-dev R@5 0.683 either way (its memories are mostly one sentence).
  *

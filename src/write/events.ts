@@ -2,6 +2,7 @@
 import type { EngramConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
 import { isId, newId } from '../core/ids.js';
+import { assertSafeJson } from '../core/safe-keys.js';
 import { assertCleanText, contentHash } from '../core/text.js';
 import type { Actor, EventType, MemoryEvent } from '../core/types.js';
 import { parseWith } from '../core/validate.js';
@@ -12,6 +13,10 @@ import { eventInputSchema, normalizeKeys, type ParsedEventInput } from './input.
 import { assertJsonClean } from './clean.js';
 import type { Scrubber } from './scrub.js';
 import { mergeReports } from './scrub.js';
+import { rejectPiiInIdentifiers, SCOPE_ID_FIELDS, scrubOptional } from './pii-policy.js';
+
+/** Event identifiers (docs/security.md): PII in them is rejected, not scrubbed. */
+const EVENT_ID_FIELDS = [...SCOPE_ID_FIELDS, 'tool'] as const;
 
 export interface EventWriteContext {
   config: EngramConfig;
@@ -47,8 +52,10 @@ export function prepareEvents(ctx: EventWriteContext, inputs: readonly unknown[]
   const schema = eventInputSchema(ctx.config.limits.maxContentChars);
   const parsed = inputs.map((raw, i) => {
     const at = inputs.length === 1 && path === 'event' ? path : `${path}.${i}`;
+    assertSafeJson(raw, at);
     const input = parseWith(schema, normalizeKeys(raw), { what: 'event', prefix: at });
     checkText(input, at);
+    rejectPiiInIdentifiers(ctx.scrubber, input, EVENT_ID_FIELDS, at);
     if (input.id !== undefined && !isId('event', input.id)) {
       throw new EngramError('VALIDATION', `${at}.id is not a valid event id`, {
         issues: [{ path: `${at}.id`, message: 'expected evt_<ULID>' }],
@@ -89,9 +96,13 @@ function toNewEvent(ctx: EventWriteContext, p: ParsedEventInput, now: number): N
   const result = p.result === undefined ? undefined : s.scrubJson(p.result);
   const metadata = s.scrubJson(p.metadata);
   const tags = p.tags.map((t) => s.scrub(t));
+  const stateLabel = scrubOptional(s, p.stateLabel);
+  const source = scrubOptional(s, p.source);
   const pii = mergeReports(
     content.report,
     ...(name ? [name.report] : []),
+    ...(stateLabel ? [stateLabel.report] : []),
+    ...(source ? [source.report] : []),
     ...(args ? [args.report] : []),
     ...(result ? [result.report] : []),
     metadata.report,
@@ -117,10 +128,10 @@ function toNewEvent(ctx: EventWriteContext, p: ParsedEventInput, now: number): N
     tool: p.tool,
     args: args?.value,
     result: result?.value,
-    stateLabel: p.stateLabel,
+    stateLabel: stateLabel?.text,
     tags: tags.map((t) => t.text),
     importance: p.importance ?? defaultImportance(p.type, text),
-    source: p.source,
+    source: source?.text,
     metadata: metadata.value as MemoryEvent['metadata'],
     contentHash: contentHash(p.type, p.taskId, p.sessionId, name?.text, text),
     expiresAt: p.expiresAt ?? (ttlDays === null ? undefined : ts + ttlDays * 86_400_000),

@@ -10,6 +10,7 @@
  */
 import { EngramError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { assertSafeJson } from '../core/safe-keys.js';
 import { assertCleanText, contentHash, normalizeText } from '../core/text.js';
 import type { Fact, JsonObject } from '../core/types.js';
 import { parseWith } from '../core/validate.js';
@@ -18,6 +19,10 @@ import { assertJsonClean } from './clean.js';
 import type { EventWriteContext } from './events.js';
 import { factInputSchema, normalizeKeys, type ParsedFactInput } from './input.js';
 import { mergeReports } from './scrub.js';
+import { rejectPiiInIdentifiers, SCOPE_ID_FIELDS, scrubOptional } from './pii-policy.js';
+
+/** Fact identifiers (docs/security.md): PII in them is rejected, not scrubbed. */
+const FACT_ID_FIELDS = [...SCOPE_ID_FIELDS, 'key'] as const;
 
 export type RememberStatus = 'created' | 'versioned' | 'duplicate';
 
@@ -29,6 +34,7 @@ export interface RememberResult {
 }
 
 export function parseFactInput(ctx: EventWriteContext, raw: unknown, path = 'fact'): ParsedFactInput {
+  assertSafeJson(raw, path);
   const input = parseWith(factInputSchema(ctx.config.limits.maxContentChars), normalizeKeys(raw), { what: 'fact', prefix: path });
   for (const key of ['text', 'subject', 'predicate', 'value', 'source', 'section', 'key'] as const) {
     const v = input[key];
@@ -36,6 +42,7 @@ export function parseFactInput(ctx: EventWriteContext, raw: unknown, path = 'fac
   }
   input.tags.forEach((t, i) => assertCleanText(t, `${path}.tags.${i}`));
   assertJsonClean(input.metadata, `${path}.metadata`);
+  rejectPiiInIdentifiers(ctx.scrubber, input, FACT_ID_FIELDS, path);
   if (input.validFrom !== undefined && input.validTo !== undefined && input.validTo < input.validFrom) {
     throw new EngramError('VALIDATION', `${path}.validTo is before validFrom`, {
       issues: [{ path: `${path}.validTo`, message: 'must not be before validFrom' }],
@@ -53,8 +60,12 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
   const value = input.value === undefined ? undefined : s.scrub(input.value);
   const metadata = s.scrubJson(input.metadata);
   const tags = input.tags.map((t) => s.scrub(t));
+  const predicate = scrubOptional(s, input.predicate);
+  const source = scrubOptional(s, input.source);
+  const section = scrubOptional(s, input.section);
   const piiReport = mergeReports(
     text.report,
+    ...[predicate, source, section].flatMap((f) => (f ? [f.report] : [])),
     ...(subject ? [subject.report] : []),
     ...(value ? [value.report] : []),
     metadata.report,
@@ -63,14 +74,14 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
   const tenant = input.tenant ?? ctx.defaultTenant;
   const hash = contentHash(text.text);
   const scope = { userId: input.userId, agentId: input.agentId, sessionId: input.sessionId, taskId: input.taskId };
-  const lineageKey = input.key ?? subjectKey(input.userId, subject?.text, input.predicate);
+  const lineageKey = input.key ?? subjectKey(input.userId, subject?.text, predicate?.text);
 
   let previous: Fact | undefined;
   if (lineageKey !== undefined) {
     previous = await storage.getLiveFact(tenant, lineageKey, now);
     if (previous?.contentHash === hash) return { fact: previous, status: 'duplicate' };
   } else {
-    const same = await storage.findFactByHash(tenant, scope, input.source, hash, now);
+    const same = await storage.findFactByHash(tenant, scope, source?.text, hash, now);
     if (same) return { fact: same, status: 'duplicate' };
   }
 
@@ -86,10 +97,10 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
     kind: input.kind,
     text: text.text,
     subject: subject?.text,
-    predicate: input.predicate,
+    predicate: predicate?.text,
     value: value?.text,
-    source: input.source,
-    section: input.section,
+    source: source?.text,
+    section: section?.text,
     tags: tags.map((t) => t.text),
     pii: input.pii,
     piiReport,

@@ -129,6 +129,7 @@ const SNAKE_TO_CAMEL: Record<string, string> = {
 export function normalizeKeys(input: unknown): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) out[SNAKE_TO_CAMEL[k] ?? k] = v;
+  // hasOwn: a key named `constructor` must stay `constructor`, not index Object.prototype.
+  for (const [k, v] of Object.entries(input)) out[Object.hasOwn(SNAKE_TO_CAMEL, k) ? SNAKE_TO_CAMEL[k]! : k] = v;
   return out;
 }

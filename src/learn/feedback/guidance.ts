@@ -11,6 +11,7 @@
  *   Avoid (the user rejected these answers to similar requests):
  *   - …
  */
+import { inertText } from '../../core/prompt-safe.js';
 import type { TokenCounter } from '../../core/tokens.js';
 import { clip } from '../text.js';
 import type { SimilarExample, SimilarExamples } from './similar.js';
@@ -33,8 +34,9 @@ export interface Guidance {
 
 function entry(s: SimilarExample): string {
   const e = s.example;
-  const lines = [`- Request: "${clip(e.query, MAX_QUERY_CHARS)}"`, `  Answer: "${clip(e.response, MAX_RESPONSE_CHARS)}"`];
-  if (e.reason) lines.push(`  Why: ${clip(e.reason, MAX_REASON_CHARS)}`);
+  // Stored examples are data: each stays on its own line (core/prompt-safe.ts).
+  const lines = [`- Request: "${clip(inertText(e.query), MAX_QUERY_CHARS)}"`, `  Answer: "${clip(inertText(e.response), MAX_RESPONSE_CHARS)}"`];
+  if (e.reason) lines.push(`  Why: ${clip(inertText(e.reason), MAX_REASON_CHARS)}`);
   return lines.join('\n');
 }
 

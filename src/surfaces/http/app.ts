@@ -12,7 +12,7 @@ import { authenticate } from './auth.js';
 import type { AppEnv, EngramApp, RouteContext, RouteModule } from './env.js';
 import { errorBody, toEngramError, validationHook } from './errors.js';
 import { jsonGuard } from './json-guard.js';
-import { rateLimit } from './rate-limit.js';
+import { addressRateLimit, rateLimit } from './rate-limit.js';
 import { requestLog } from './request-log.js';
 import { ROUTE_MODULES } from './routes/index.js';
 import { IMPORT_PATH } from './routes/transfer.js';
@@ -24,6 +24,8 @@ export const API_VERSION = '0.1.0';
 export function createApp(ctx: RouteContext, modules: readonly RouteModule[] = ROUTE_MODULES): EngramApp {
   const app: EngramApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestLog(ctx.logger));
+  const o = ctx.options;
+  app.use('*', addressRateLimit(o.rateLimit.perSecond > 0 ? o.unauthenticatedRateLimit : { perSecond: 0, burst: 1 }));
   app.use('*', authenticate(ctx.memory.storage));
   app.use('*', rateLimit(ctx.options.rateLimit));
   app.use('*', bodyLimits(ctx.options));
@@ -37,7 +39,13 @@ export function createApp(ctx: RouteContext, modules: readonly RouteModule[] = R
   for (const m of modules) m.register(app, ctx);
   serveOpenApi(app);
 
-  app.notFound((c) => renderError(c, new EngramError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), ctx));
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const allow = allowed(c.req.path);
+    if (allow.length === 0) return renderError(c, new EngramError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), ctx);
+    c.header('allow', allow.join(', '));
+    return renderError(c, new EngramError('NOT_FOUND', `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allow.join(', ')})`, { details: { allow } }), ctx);
+  });
   app.onError((err, c) => renderError(c, err, ctx));
   return app;
 }
@@ -75,10 +83,29 @@ function serveOpenApi(app: EngramApp): void {
       info: {
         title: 'Engram',
         version: API_VERSION,
-        description: 'Memory engine for LLM agents: timeline, facts, hybrid retrieval and budgeted context. A tenant key acts for its own tenant only.',
+        description:
+          'Memory engine for LLM agents: timeline, facts, hybrid retrieval and budgeted context, episodes, procedures, feedback examples and working memory. Every key on the wire is snake_case and every time ISO-8601. A tenant key acts for its own tenant only.',
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
+      // Relative: the API is served beside this document, wherever the server listens.
+      servers: [{ url: '/', description: 'this server' }],
       security: [{ apiKey: [] }],
     });
     return c.json(doc as object, 200);
   });
+}
+
+/**
+ * The methods the app serves on a path (`/v1/events/:id` patterns included), for 405 + Allow: a known path
+ * asked with another method is not "not found". Middleware (`*`, ALL) does not count.
+ */
+function allowedMethods(app: EngramApp): (path: string) => string[] {
+  const routes = app.routes
+    .filter((r) => r.method !== 'ALL' && r.path !== '*' && r.path !== '/*')
+    .map((r) => ({ method: r.method, re: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`) }));
+  return (path) => {
+    const methods = new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
+  };
 }

@@ -7,9 +7,11 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { EngramError } from '../../core/errors.js';
+import { assertNoForbiddenKeys } from '../../core/safe-keys.js';
 import type { AppEnv } from './env.js';
 
-export const MAX_JSON_DEPTH = 64;
+export { MAX_JSON_DEPTH } from '../../core/safe-keys.js';
+import { MAX_JSON_DEPTH } from '../../core/safe-keys.js';
 
 /** Whether arrays/objects in `text` nest deeper than `limit`, counting only brackets outside strings. */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
@@ -51,6 +53,18 @@ export function jsonGuard(limit = MAX_JSON_DEPTH): MiddlewareHandler<AppEnv> {
     if (jsonDepthExceeds(text, limit)) {
       throw new EngramError('VALIDATION', `JSON nests deeper than ${limit} levels`, { issues: [{ path: '', message: `nesting deeper than ${limit}` }] });
     }
+    // Before any schema assigns it: a `__proto__` key would vanish into a prototype (core/safe-keys.ts).
+    // (`\u005f_proto__` is the same key once parsed, so any escape means a look too.)
+    if (text.includes('__proto__') || text.includes('\\u')) assertNoForbiddenKeys(parseOrUndefined(text));
     return next();
   };
+}
+
+/** The parsed body, or undefined when it is not JSON (the route's validator reports that). */
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -20,6 +20,17 @@ export const serverOptionsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Requests without a valid key (public probes, missing or bad keys), per client address. Also off when
+     * `rateLimit.perSecond` is 0.
+     */
+    unauthenticatedRateLimit: z
+      .object({
+        perSecond: z.number().min(0).max(1e6).default(10),
+        burst: z.number().int().min(1).max(1e7).default(50),
+      })
+      .strict()
+      .prefault({}),
     /** How long shutdown waits for in-flight requests before closing their connections. */
     shutdownTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
   })

@@ -96,7 +96,13 @@ describe('Engram MCP server with a real MCP client', () => {
 
     const badType = await c.call('search_memory', { query: 42 });
     expect(badType.isError).toBe(true);
-    expect(textOf(badType)).toMatch(/Input validation error/);
+    expect(textOf(badType)).toMatch(/^VALIDATION: invalid arguments for search_memory: query: /);
+    expect(badType.structuredContent).toMatchObject({ error: { code: 'VALIDATION', issues: [{ path: 'query' }] } });
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 3_000; i++) deep = { a: deep };
+    const tooDeep = await c.call('log_event', { content: 'deep args', tool: 'kubectl', args: deep as Record<string, unknown> });
+    expect(tooDeep.isError).toBe(true);
+    expect(textOf(tooDeep)).toMatch(/^VALIDATION: .*nests deeper than 64 levels/);
 
     const badRetrieval = await c.call('record_outcome', { retrieval_id: 'ret_x', outcome: 'SUCCESS' });
     expect(badRetrieval.isError).toBe(true);

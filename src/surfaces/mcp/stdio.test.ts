@@ -55,6 +55,14 @@ describe('engram mcp over stdio (spawned CLI process)', () => {
       const bad = await call(client, 'manage_memory', { action: 'delete' });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toMatch(/^VALIDATION: memory_id is required/);
+      // Arguments nested 3,000 deep: a typed error, not a stack overflow.
+      let deep: unknown = 'leaf';
+      for (let i = 0; i < 3_000; i++) deep = [deep];
+      const tooDeep = await call(client, 'log_event', { content: 'deep', tool: 'kubectl', args: { nested: deep } });
+      expect(tooDeep.isError).toBe(true);
+      expect(textOf(tooDeep)).toMatch(/^VALIDATION: .*nests deeper than 64 levels/);
+      const badType = await call(client, 'search_memory', { query: 42 });
+      expect(badType.structuredContent).toMatchObject({ error: { code: 'VALIDATION', issues: [{ path: 'query' }] } });
       // Still serving after an error.
       expect((await call(client, 'search_memory', { query: 'Terraform' })).isError).toBeFalsy();
     } finally {

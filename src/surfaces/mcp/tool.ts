@@ -4,9 +4,11 @@
  * model plus structured data for programs. Errors become tool errors (errors.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { EngramError } from '../../core/errors.js';
+import { assertSafeJson } from '../../core/safe-keys.js';
+import { parseWith } from '../../core/validate.js';
 import { toolError } from './errors.js';
 import type { McpMemory, McpScope } from './facade.js';
 
@@ -14,6 +16,8 @@ export interface ToolEnv {
   memory: McpMemory;
   scope: McpScope;
   hideInternal: boolean;
+  /** Every tool's validator and handler, for the tools/call handler installed by `installToolCalls`. */
+  tools?: Map<string, (args: unknown) => Promise<CallToolResult>>;
 }
 
 export interface ToolReply {
@@ -35,15 +39,43 @@ export function addTool<S extends z.ZodRawShape>(
   def: ToolDef<S>,
   run: (args: z.output<z.ZodObject<S>>, env: ToolEnv) => Promise<ToolReply>,
 ): void {
-  const handler = async (args: z.output<z.ZodObject<S>>): Promise<CallToolResult> => {
+  // Strict: an argument the tool does not take is an error naming it, never silently dropped.
+  const takes = Object.keys(def.input).join(', ');
+  const schema = z.strictObject(def.input, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown argument(s) ${issue.keys.join(', ')}: ${name} takes ${takes}` : undefined),
+  });
+  const handler = async (raw: unknown): Promise<CallToolResult> => {
     try {
-      const r = await run(args, env);
+      const r = await run(checkArgs(schema, raw, name), env);
       return { content: [{ type: 'text', text: r.text }], ...(r.data ? { structuredContent: r.data } : {}) };
     } catch (e) {
       return toolError(e, { hideInternal: env.hideInternal });
     }
   };
+  (env.tools ??= new Map()).set(name, handler);
+  // The SDK publishes the schema in tools/list; tools/call is ours (installToolCalls), so every rejected
+  // argument is an Engram VALIDATION error naming its path, not the SDK's bare -32602 text.
   server.registerTool(name, { title: def.title, description: def.description, inputSchema: def.input, annotations: def.annotations }, handler as never);
+}
+
+/** Depth and `__proto__` first (a recursive schema would overflow on deep nesting), then the tool's schema. */
+function checkArgs<S extends z.ZodRawShape>(schema: z.ZodObject<S>, raw: unknown, tool: string): z.output<z.ZodObject<S>> {
+  assertSafeJson(raw);
+  return parseWith(schema, raw ?? {}, { what: `arguments for ${tool}` });
+}
+
+/**
+ * Replaces the SDK's tools/call handler with one that runs our validation (see addTool). Unknown tools stay a
+ * protocol error (-32602), as the SDK answers them.
+ */
+export function installToolCalls(server: McpServer, env: ToolEnv): void {
+  const tools = env.tools ?? new Map();
+  server.server.removeRequestHandler('tools/call');
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const run = tools.get(request.params.name);
+    if (!run) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    return run(request.params.arguments ?? {});
+  });
 }
 
 /** A capability the facade may lack: a clear tool error rather than a crash or a silent no-op. */

@@ -8,27 +8,63 @@ import { json } from '../schemas/responses.js';
 
 const tags = ['health'];
 const CHECK_TIMEOUT_MS = 2_000;
+/** A count is reused for this many times what it cost to make (see BacklogGauge). */
+const RECOUNT_COST_FACTOR = 20;
+
 /**
- * Readiness counts the embedding backlog only up to here: a probe must stay cheap, and the full count reads
- * every waiting doc (about 1.6 s at a million on the embedded store, holding its thread meanwhile).
+ * The true embedding backlog for probes, without a cap. A full count reads every waiting doc (about 1.6 s at a
+ * million on the embedded store), so a count is reused until 20 times its own cost has passed — at small
+ * backlogs that is milliseconds and every probe sees a fresh count; at a million a count is at most ~30 s old
+ * and counting takes at most 5 % of the time. Concurrent probes share one count in flight.
  */
-export const READY_BACKLOG_CAP = 10_000;
+export class BacklogGauge {
+  private last: { count: number; at: number; reuseUntil: number } | undefined;
+  private inflight: Promise<{ count: number; at: number }> | undefined;
+
+  constructor(
+    private readonly count: () => Promise<number>,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  async read(): Promise<{ count: number; ageMs: number }> {
+    const t = this.now();
+    if (this.last && t < this.last.reuseUntil) return { count: this.last.count, ageMs: Math.round(t - this.last.at) };
+    this.inflight ??= (async () => {
+      const t0 = this.now();
+      try {
+        const count = await this.count();
+        const t1 = this.now();
+        this.last = { count, at: t1, reuseUntil: t1 + RECOUNT_COST_FACTOR * (t1 - t0) };
+        return { count, at: t1 };
+      } finally {
+        this.inflight = undefined;
+      }
+    })();
+    const r = await this.inflight;
+    return { count: r.count, ageMs: Math.max(0, Math.round(this.now() - r.at)) };
+  }
+}
 
 const readiness = z
   .object({
     status: z.enum(['ready', 'not_ready', 'draining']),
     storage: z.enum(['ok', 'failed']),
     embedder: z.enum(['ok', 'failed']),
-    embeddingBacklog: z
+    embedding_backlog: z
       .number()
       .int()
       .optional()
-      .openapi({ description: `texts waiting for a vector (lexical search already finds them), counted up to ${READY_BACKLOG_CAP.toLocaleString('en-US')}` }),
-    embeddingBacklogAtLeast: z.boolean().optional().openapi({ description: 'true when the count stopped at its cap: at least that many are waiting' }),
+      .openapi({ description: 'texts waiting for a vector (lexical search already finds them): the full count, no cap' }),
+    embedding_backlog_age_ms: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'how old that count is: a large backlog is recounted at most every 20× the cost of counting it' }),
   })
   .openapi('Readiness');
 
 function register(app: EngramApp, { memory, isDraining }: RouteContext): void {
+  const gauge = new BacklogGauge(() => memory.embeddingBacklog());
   app.openapi(
     createRoute({
       method: 'get',
@@ -54,17 +90,17 @@ function register(app: EngramApp, { memory, isDraining }: RouteContext): void {
     }),
     async (c) => {
       const [backlog, embedder] = await Promise.all([
-        withTimeout(memory.embeddingBacklog({ upTo: READY_BACKLOG_CAP })),
+        withTimeout(gauge.read()),
         withTimeout(memory.embedder.init()),
       ]);
-      const storageOk = typeof backlog === 'number';
+      const storageOk = backlog !== undefined;
       const embedderOk = embedder !== undefined;
       const status = isDraining() ? 'draining' : storageOk && embedderOk ? 'ready' : 'not_ready';
       const body = {
         status,
         storage: storageOk ? 'ok' : 'failed',
         embedder: embedderOk ? 'ok' : 'failed',
-        ...(storageOk ? { embeddingBacklog: backlog, embeddingBacklogAtLeast: backlog >= READY_BACKLOG_CAP } : {}),
+        ...(storageOk ? { embedding_backlog: backlog.count, embedding_backlog_age_ms: backlog.ageMs } : {}),
       } as const;
       return status === 'ready' ? c.json(body, 200) : c.json(body, 503);
     },

@@ -8,7 +8,8 @@ import type { EngramApp, RouteContext, RouteModule } from '../env.js';
 
 function register(app: EngramApp, ctx: RouteContext): void {
   const handle = createMcpHttpHandler({ memory: withLearning(ctx.memory), maxBodyBytes: ctx.options.bodyLimitBytes });
-  app.all('/mcp', async (c) => {
+  // The streamable HTTP transport's methods; anything else (TRACE, PUT …) is a 405 from the app.
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', async (c) => {
     // Middleware may already have read the body (Hono caches it); hand the MCP transport a fresh Request.
     const raw = c.req.raw;
     const body = raw.method === 'POST' ? await c.req.arrayBuffer() : undefined;

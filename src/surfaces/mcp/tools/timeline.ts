@@ -3,8 +3,11 @@
  * budgeted context for a task (and hands back a retrieval id), `record_outcome` tells Engram how the answer
  * built from that context turned out, so what helped gains confidence and what misled loses it.
  */
+import { inertText } from '../../../core/prompt-safe.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { EngramError } from '../../../core/errors.js';
+import { isId } from '../../../core/ids.js';
 import { ACTORS, EVENT_TYPES, OUTCOMES, type Json } from '../../../core/types.js';
 import { addTool, need, scopeArgs, type ToolEnv } from '../tool.js';
 
@@ -110,7 +113,7 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
       const sessionId = a.session_id ?? scope.sessionId;
       const scratchpad = sessionId && memory.working ? await memory.working.toContext({ tenant: scope.tenant, sessionId }) : '';
       const parts = [ctx.text || '(no relevant memories)'];
-      if (scratchpad) parts.push(`## Working Memory (session ${sessionId})\n${scratchpad}`);
+      if (scratchpad) parts.push(`## Working Memory (session ${inertText(sessionId ?? '')})\n${scratchpad}`);
       parts.push(`(retrieval_id: ${ctx.retrievalId} — ${ctx.tokens.used}/${ctx.tokens.budget} tokens, ${ctx.items.length} items)`);
       return {
         text: parts.join('\n\n'),
@@ -143,6 +146,9 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
     },
     async (a, { memory, scope }) => {
       need(memory.recordOutcome, 'record_outcome (the reinforcement loop)');
+      if (!isId('retrieval', a.retrieval_id)) {
+        throw new EngramError('VALIDATION', 'retrieval_id is not a retrieval id (ret_…) from get_context', { issues: [{ path: 'retrieval_id', message: 'expected ret_<ULID>' }] });
+      }
       const r = await memory.recordOutcome!(a.retrieval_id, a.outcome, {
         ...(scope.tenant ? { tenant: scope.tenant } : {}),
         ...(a.correction ? { correction: a.correction } : {}),

@@ -1,0 +1,42 @@
+/** The retrievers compared side by side; each returns ranked dia ids (or memory ids) for a query. */
+import type { Memory } from '../../src/index.js';
+import type { Mem0Handle } from '../mem0/mem0.js';
+
+export type Retriever = (query: string, tenant: string, k: number) => Promise<string[]>;
+
+const idOf = (key: string) => (meta: Record<string, unknown>) => (typeof meta[key] === 'string' ? meta[key] : undefined);
+
+/** `search` in one mode; reranking stays off for the single-signal modes so they measure that signal alone. */
+export function searchRetriever(memory: Memory, mode: 'lexical' | 'vector' | 'hybrid', key: string): Retriever {
+  const pick = idOf(key);
+  return async (query, tenant, k) => {
+    const hits = await memory.search({ query, k, mode, tenant, kinds: ['event'], rerank: mode === 'hybrid' });
+    return hits.map((h) => pick(h.doc.metadata)).filter((x): x is string => x !== undefined);
+  };
+}
+
+/**
+ * The full `getContext` pipeline: its event items, in order. The episodic window is off (it returns the
+ * latest turns whatever the question) and the budget is wide enough for k turns, so the cut is the pipeline's.
+ */
+export function contextRetriever(memory: Memory, idByEvent: ReadonlyMap<string, string>): Retriever {
+  return async (query, tenant, k) => {
+    const ctx = await memory.getContext(query, {
+      tenant,
+      episodic_window: { mode: 'none' },
+      semantic_retrieval: { top_k: k },
+      merge_policy: { token_budget: 200 * k },
+    });
+    return ctx.items.filter((i) => i.kind === 'event').map((i) => idByEvent.get(i.id)).filter((x): x is string => x !== undefined);
+  };
+}
+
+/** Mem0 `search` with `filters.user_id` = the conversation; ids come back through the metadata we stored. */
+export function mem0Retriever(handles: ReadonlyMap<string, Mem0Handle>, key: string): Retriever {
+  const pick = idOf(key);
+  return async (query, tenant, k) => {
+    const h = handles.get(tenant);
+    if (!h) return [];
+    return (await h.search(query, tenant, k)).map((x) => pick(x.metadata)).filter((x): x is string => x !== undefined);
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * `npm run bench:locomo --`: LoCoMo evidence recall@k per category, split and retriever, plus the paraphrase
+ * dev set through `search`, with Mem0 (`infer:false`, same embedder) side by side when it is installed.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createUseLiteEmbedder } from '../../src/index.js';
+import type { Embedder } from '../../src/index.js';
+import { openMem0, type Mem0Handle } from '../mem0/mem0.js';
+import { DEV_SPLIT, loadLocomo } from './dataset.js';
+import { cachedEmbedder } from './embed-cache.js';
+import { dataKey, openLocomoEngine, PARAPHRASE_TENANT } from './engine.js';
+import { loadParaphrase, paraphraseRecall } from './paraphrase.js';
+import { contextRetriever, mem0Retriever, searchRetriever, type Retriever } from './retrievers.js';
+import { groupsOf, Scoreboard, scoreQuestion, type Tally } from './score.js';
+
+export interface LocomoBenchOptions {
+  dataPath: string;
+  paraphrasePath: string;
+  cacheDir: string;
+  ks: number[];
+  limitConversations?: number | undefined;
+  mem0: boolean;
+  /** Tests inject a small embedder; the CLI uses USE-lite with 2 workers. */
+  embedder?: Embedder | undefined;
+  log?: ((s: string) => void) | undefined;
+}
+
+export interface RetrieverReport {
+  /** Group (`all`, `dev`, `heldout`, `cat1`…`cat5`) → k → means. */
+  byK: Record<string, Record<string, Tally>>;
+  paraphrase: { r1: number; r5: number; n: number };
+  queryMs: number;
+}
+
+export interface LocomoReport {
+  data: string;
+  conversations: number;
+  questions: number;
+  skippedEvidence: { count: number; examples: string[] };
+  devSplit: string[];
+  ks: number[];
+  retrievers: Record<string, RetrieverReport>;
+  ingest: { engramSeconds: number | null; engramReused: boolean; mem0Seconds: number | null };
+  mem0Note?: string;
+  embeddingCache: { hits: number; misses: number };
+}
+
+export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoReport> {
+  const log = opts.log ?? (() => undefined);
+  const all = loadLocomo(opts.dataPath);
+  const conversations = opts.limitConversations ? all.slice(0, opts.limitConversations) : all;
+  const paraphrase = loadParaphrase(opts.paraphrasePath);
+  const ks = [...new Set(opts.ks)].sort((a, b) => a - b);
+  const kMax = ks.at(-1)!;
+  const inner = opts.embedder ?? createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 16 });
+  await inner.init();
+  mkdirSync(opts.cacheDir, { recursive: true });
+  const embedder = cachedEmbedder(inner, join(opts.cacheDir, `embeddings-${safe(inner.model)}.db`));
+  const key = dataKey([hashFile(opts.dataPath), hashFile(opts.paraphrasePath), inner.model, String(conversations.length)]);
+  const engine = await openLocomoEngine({ conversations, paraphrase, embedder, cacheDir: opts.cacheDir, key, log });
+  const mem0Handles = new Map<string, Mem0Handle>();
+  let mem0Note: string | undefined;
+  let mem0Seconds: number | null = null;
+  try {
+    const retrievers: Record<string, { locomo: Retriever; para: Retriever }> = {
+      bm25: { locomo: searchRetriever(engine.memory, 'lexical', 'dia_id'), para: searchRetriever(engine.memory, 'lexical', 'memory_id') },
+      vector: { locomo: searchRetriever(engine.memory, 'vector', 'dia_id'), para: searchRetriever(engine.memory, 'vector', 'memory_id') },
+      hybrid: { locomo: searchRetriever(engine.memory, 'hybrid', 'dia_id'), para: searchRetriever(engine.memory, 'hybrid', 'memory_id') },
+      getContext: { locomo: contextRetriever(engine.memory, engine.diaOf), para: contextRetriever(engine.memory, engine.paraOf) },
+    };
+    if (opts.mem0) {
+      try {
+        mem0Seconds = await ingestMem0(conversations, paraphrase.memories, embedder, mem0Handles, log);
+        retrievers.mem0 = { locomo: mem0Retriever(mem0Handles, 'dia_id'), para: mem0Retriever(mem0Handles, 'memory_id') };
+      } catch (e) {
+        mem0Note = `Mem0 not run: ${e instanceof Error ? e.message : String(e)}`;
+        log(mem0Note);
+      }
+    }
+    const report: Record<string, RetrieverReport> = {};
+    for (const [name, r] of Object.entries(retrievers)) {
+      log(`retrieving with ${name}…`);
+      const board = Object.fromEntries(ks.map((k) => [k, new Scoreboard()]));
+      const t0 = performance.now();
+      let calls = 0;
+      for (const c of conversations) {
+        const split = DEV_SPLIT.includes(c.id) ? 'dev' : 'heldout';
+        for (const q of c.questions) {
+          const ranked = await r.locomo(q.question, c.id, kMax);
+          calls += 1;
+          for (const k of ks) {
+            const s = scoreQuestion(q.evidence, ranked, k);
+            if (s) board[k]!.add(groupsOf(q, split), s);
+          }
+        }
+      }
+      const rankedPara = [];
+      for (const q of paraphrase.queries) rankedPara.push(await r.para(q.q, PARAPHRASE_TENANT, 5));
+      const queryMs = Math.round(((performance.now() - t0) / Math.max(1, calls + paraphrase.queries.length)) * 100) / 100;
+      report[name] = { byK: regroup(ks, board), paraphrase: paraphraseRecall(rankedPara, paraphrase.queries.map((q) => q.gold)), queryMs };
+    }
+    const skipped = conversations.flatMap((c) => c.questions.flatMap((q) => q.skipped.map((s) => `${c.id}:${s}`)));
+    return {
+      data: opts.dataPath,
+      conversations: conversations.length,
+      questions: conversations.reduce((a, c) => a + c.questions.length, 0),
+      skippedEvidence: { count: skipped.length, examples: skipped.slice(0, 12) },
+      devSplit: DEV_SPLIT.filter((d) => conversations.some((c) => c.id === d)),
+      ks,
+      retrievers: report,
+      ingest: { engramSeconds: engine.reused ? null : Math.round(engine.ingestSeconds * 10) / 10, engramReused: engine.reused, mem0Seconds },
+      ...(mem0Note ? { mem0Note } : {}),
+      embeddingCache: embedder.stats(),
+    };
+  } finally {
+    await engine.close();
+    await embedder.close();
+    for (const h of mem0Handles.values()) rmSync(h.dir, { recursive: true, force: true });
+  }
+}
+
+/** One Mem0 store per conversation (its memory store scans every row of the file per query), user = conversation. */
+async function ingestMem0(
+  conversations: ReturnType<typeof loadLocomo>,
+  memories: { id: string; text: string }[],
+  embedder: Embedder,
+  handles: Map<string, Mem0Handle>,
+  log: (s: string) => void,
+): Promise<number> {
+  const t0 = performance.now();
+  for (const c of conversations) {
+    log(`mem0 add ${c.id}: ${c.turns.length} turns`);
+    const h = await openMem0(embedder);
+    handles.set(c.id, h);
+    // Same text Engram embeds for a turn ("Speaker: text").
+    for (const t of c.turns) await h.add(`${t.speaker}: ${t.text}`, c.id, { dia_id: t.diaId });
+  }
+  const p = await openMem0(embedder);
+  handles.set(PARAPHRASE_TENANT, p);
+  for (const m of memories) await p.add(m.text, PARAPHRASE_TENANT, { memory_id: m.id });
+  return Math.round(((performance.now() - t0) / 1000) * 10) / 10;
+}
+
+function regroup(ks: number[], board: Record<number, Scoreboard>): Record<string, Record<string, Tally>> {
+  const out: Record<string, Record<string, Tally>> = {};
+  for (const k of ks) for (const [g, t] of Object.entries(board[k]!.means())) (out[g] ??= {})[String(k)] = t;
+  return out;
+}
+
+function hashFile(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80);
