@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { FILTER_COLUMNS, type FieldRef, type FilterColumn, type FilterNode, type Scalar } from '../src/core/filter.js';
-import type { Json, JsonObject } from '../src/core/types.js';
+import { DOC_KINDS, type Doc, type Json, type JsonObject } from '../src/core/types.js';
 
 export const STRINGS = ['a', 'b', 'ab', 'B', '10', '', 'é', '\u{1F600}', '\uFF5E', 'prod'] as const;
 export const NUMBERS = [0, 1, -1, 2.5, 10, 0.001] as const;
@@ -79,3 +79,30 @@ export const filterArb: fc.Arbitrary<FilterNode> = fc.letrec<{ node: FilterNode 
     fc.record({ op: fc.constant('not' as const), child: tie('node') }),
   ),
 })).node;
+
+const optString = fc.option(fc.constantFrom(...STRINGS), { nil: undefined });
+
+/** Docs over every filterable column, with values drawn from the same pools the filters use (every engine's filter test). */
+export const docArb: fc.Arbitrary<Omit<Doc, 'docId'>> = fc.record({
+  tenant: fc.constant('t'),
+  userId: optString,
+  agentId: optString,
+  sessionId: optString,
+  taskId: optString,
+  kind: fc.constantFrom(...DOC_KINDS),
+  refId: fc.constant('r'),
+  text: fc.constant('text'),
+  ts: fc.constantFrom(...TS_POOL),
+  importance: fc.constantFrom(...UNIT_POOL),
+  type: optString,
+  actor: optString,
+  source: optString,
+  section: optString,
+  stateLabel: optString,
+  tags: tagsArb,
+  pii: fc.boolean(),
+  metadata: metadataArb,
+  contentHash: fc.constant('h'),
+  expiresAt: fc.constant(undefined),
+  confidence: fc.constantFrom(...UNIT_POOL),
+});

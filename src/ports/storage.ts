@@ -171,7 +171,8 @@ export interface FactVersionQuery {
   key: string;
 }
 
-export interface Storage {
+/** Opening, warming and closing; what every sub-port shares. */
+export interface StorageLifecycle {
   readonly name: string;
   readonly capabilities: StorageCapabilities;
 
@@ -184,16 +185,20 @@ export interface Storage {
    */
   warm?(tenant: string): Promise<void>;
   close(): Promise<void>;
+}
 
-  // --- timeline (append-only) ---
+/** The append-only timeline. */
+export interface TimelineStore {
   /** Appends atomically: all rows and their docs are durable when this resolves, or nothing is written. */
   appendEvents(events: readonly NewEvent[]): Promise<AppendResult[]>;
   getEvents(tenant: string, ids: readonly string[]): Promise<MemoryEvent[]>;
   queryEvents(q: EventQuery): Promise<MemoryEvent[]>;
   /** Removes an event's content, leaving a tombstone and an audit record. False if no such event. */
   redactEvent(tenant: string, id: string, reason: string, at: number): Promise<boolean>;
+}
 
-  // --- facts (versioned; rows are never overwritten) ---
+/** Semantic memory: versioned facts (rows are never overwritten) and their evidence. */
+export interface FactStore {
   /**
    * Inserts a fact version. With `supersedes`, atomically closes that version (`expiredAt`, and `validTo`
    * when unset) so exactly one version of a key is live. Dedupe: if a live version of the same key already
@@ -210,8 +215,12 @@ export interface Storage {
   /** Updates the evidence counters of one version (text never changes in place). */
   updateFactStats(tenant: string, id: string, stats: Pick<Fact, 'confidence' | 'supportCount' | 'contradictCount'>): Promise<void>;
   listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Promise<Fact[]>;
+  addFactEvidence(rows: readonly FactEvidence[]): Promise<void>;
+  getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]>;
+}
 
-  // --- retrieval projection ---
+/** The retrieval projection (`Doc`) and its search indexes. */
+export interface DocIndex {
   getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]>;
   /** BM25 over doc text. `text` is the raw query; the adapter tokenises it safely (no query syntax leaks). */
   lexicalSearch(q: DocQuery & { text: string }): Promise<DocHit[]>;
@@ -223,8 +232,10 @@ export interface Storage {
   lexicalSearchWithTermBest?(q: DocQuery & { text: string }): Promise<{ hits: DocHit[]; termBest: number[] }>;
   /** Nearest docs by cosine among those with an embedding for the current model. Exact up to the ANN threshold. */
   vectorSearch(q: DocQuery & { vector: Float32Array }): Promise<DocHit[]>;
+}
 
-  // --- embeddings (cache keyed by model + content hash; shared by docs with equal text) ---
+/** The embedding cache, keyed by model + content hash and shared by docs with equal text. */
+export interface EmbeddingStore {
   /** Texts whose hash has no vector for the current model, oldest first. */
   pendingEmbeddings(limit: number): Promise<PendingEmbedding[]>;
   /**
@@ -234,14 +245,18 @@ export interface Storage {
   embeddingBacklog(opts?: { upTo?: number }): Promise<number>;
   putEmbeddings(rows: readonly { contentHash: string; vector: Float32Array }[]): Promise<void>;
   getEmbeddings(contentHashes: readonly string[]): Promise<Map<string, Float32Array>>;
+}
 
-  // --- retention ---
+/** Physical deletion: forget on request, sweep on expiry. */
+export interface RetentionStore {
   /** Physically deletes records, their docs, index entries and now-unreferenced embeddings; writes an audit record. */
   forget(sel: ForgetSelector, at: number): Promise<ForgetReport>;
   /** Physically deletes everything whose `expiresAt` is at or before `now`. Returns the number of records. */
   sweepExpired(now: number): Promise<number>;
+}
 
-  // --- episodes (segments of the timeline) ---
+/** What the learn path builds: episodes, the links between memories, procedures and feedback examples. */
+export interface LearnGraphStore {
   /**
    * Inserts or replaces an episode by id (episodes grow while open). A closed episode is projected as a doc of
    * kind 'episode' (text: summary, root cause, corrections) so retrieval finds it; an open one is not.
@@ -250,7 +265,6 @@ export interface Storage {
   getEpisodes(tenant: string, ids: readonly string[]): Promise<Episode[]>;
   listEpisodes(q: EpisodeQuery): Promise<Episode[]>;
 
-  // --- typed, weighted links between memories ---
   /**
    * Upserts by (tenant, type, fromId, toId). Re-asserting an existing link keeps its id and creation time, sets
    * weight to max(old, new) and origin to 'reinforced'. Returns the stored links in input order.
@@ -261,24 +275,22 @@ export interface Storage {
   traverse(q: TraverseQuery): Promise<{ link: Link; depth: number }[]>;
   deleteLinks(tenant: string, ids: readonly string[]): Promise<number>;
 
-  // --- evidence for facts ---
-  addFactEvidence(rows: readonly FactEvidence[]): Promise<void>;
-  getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]>;
-
-  // --- procedures (projected as docs of kind 'procedure': name, trigger and steps) ---
+  /** Procedures are projected as docs of kind 'procedure': name, trigger and steps. */
   putProcedure(p: Procedure): Promise<void>;
   getProcedures(tenant: string, ids: readonly string[]): Promise<Procedure[]>;
   listProcedures(q: ProcedureQuery): Promise<Procedure[]>;
 
-  // --- feedback examples (projected as docs of kind 'example': the query text) ---
+  /** Feedback examples are projected as docs of kind 'example': the query text. */
   putExample(e: Example): Promise<void>;
   getExamples(tenant: string, ids: readonly string[]): Promise<Example[]>;
   /** The example with this content hash in exactly this scope, whatever its polarity. */
   findExample(tenant: string, scope: ScopeFilter, contentHash: string): Promise<Example | undefined>;
   listExamples(q: ExampleQuery): Promise<Example[]>;
   deleteExample(tenant: string, id: string): Promise<boolean>;
+}
 
-  // --- working memory ---
+/** Per-session scratchpads under an optimistic version. */
+export interface WorkingMemoryStore {
   getWorkingMemory(tenant: string, sessionId: string, now: number): Promise<WorkingMemoryRecord | undefined>;
   /**
    * Stores the scratchpad if `expectedVersion` matches the stored version (0 = must not exist yet), returning the
@@ -286,15 +298,32 @@ export interface Storage {
    */
   putWorkingMemory(rec: Omit<WorkingMemoryRecord, 'version'>, expectedVersion: number): Promise<WorkingMemoryRecord>;
   deleteWorkingMemory(tenant: string, sessionId: string): Promise<boolean>;
+}
 
-  // --- API keys (lookups by hash span tenants: that is how a request finds its tenant) ---
+/** API keys (lookups by hash span tenants: that is how a request finds its tenant). */
+export interface KeyStore {
   putApiKey(k: ApiKeyRecord): Promise<void>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   listApiKeys(tenant?: string): Promise<ApiKeyRecord[]>;
   revokeApiKey(id: string, at: number): Promise<boolean>;
+}
 
-  // --- retrieval log and audit ---
+/** The retrieval log and the audit trail. */
+export interface LogStore {
   putRetrieval(rec: RetrievalRecord): Promise<void>;
   getRetrieval(tenant: string, id: string): Promise<RetrievalRecord | undefined>;
   listAudit(tenant: string, limit: number): Promise<AuditRecord[]>;
 }
+
+/** The whole port: the sub-ports composed. A component that needs one part depends on that part only. */
+export interface Storage
+  extends StorageLifecycle,
+    TimelineStore,
+    FactStore,
+    DocIndex,
+    EmbeddingStore,
+    RetentionStore,
+    LearnGraphStore,
+    WorkingMemoryStore,
+    KeyStore,
+    LogStore {}

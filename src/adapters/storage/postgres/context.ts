@@ -1,6 +1,5 @@
 import type { PgDb } from './db.js';
-import type { Stemmer } from './lexical-search.js';
-import type { InProcessVectors } from './vector-cache.js';
+import type { InProcessIndexes } from './search-indexes.js';
 import type { AnnSetup, VectorMode } from './vector-setup.js';
 
 /** Tunables of vector search on pgvector. */
@@ -23,11 +22,10 @@ export interface PgContext {
   mode: VectorMode;
   /** With pgvector: the model `docs.embedding` serves (searches of that model use HNSW). */
   ann: AnnSetup | undefined;
-  /** Set when this process searches in process (no pgvector, or pgvector serving another model). */
-  vectors: InProcessVectors | undefined;
+  /** BM25 (always) and vectors (without a pgvector column for this model), in process, fed by the change feed. */
+  indexes: InProcessIndexes;
   annOptions: AnnOptions;
-  stemmer: Stemmer;
 }
 
 /** Vector search runs in the database (pgvector column of this model). */
-export const usesAnn = (ctx: PgContext): boolean => ctx.ann !== undefined && ctx.ann.model === ctx.model && ctx.ann.dimension === ctx.dimension;
+export const usesAnn = (ctx: Pick<PgContext, 'ann' | 'model' | 'dimension'>): boolean => ctx.ann !== undefined && ctx.ann.model === ctx.model && ctx.ann.dimension === ctx.dimension;

@@ -25,6 +25,8 @@ export interface AddedDoc {
 export interface TenantChanges {
   added: AddedDoc[];
   removed: number[];
+  /** Docs whose lexical context was derived again (their index entry must be rebuilt). */
+  touched: number[];
   /** False when the writer could not list every change (an in-process index must then reload). */
   complete: boolean;
 }
@@ -103,7 +105,7 @@ export class Tx {
   private tenantChanges(tenant: string): TenantChanges {
     let c = this.changes.get(tenant);
     if (!c) {
-      c = { added: [], removed: [], complete: true };
+      c = { added: [], removed: [], touched: [], complete: true };
       this.changes.set(tenant, c);
     }
     return c;
@@ -129,8 +131,9 @@ export class Tx {
   }
 
   /** A doc's indexed length changed (its lexical context was derived again). */
-  docLengthChanged(tenant: string, delta: number): void {
+  docLengthChanged(tenant: string, docId: number, delta: number): void {
     this.delta(tenant).len += delta;
+    this.tenantChanges(tenant).touched.push(docId);
   }
 
   /** Vectors arrived for docs of this tenant (bumps its epoch without changing counts); `docs` undefined: not listed. */
@@ -146,12 +149,16 @@ export class Tx {
     d.lastSeq = Math.max(d.lastSeq, seq);
   }
 
-  /** Writes the collected tenant deltas (one statement, tenants sorted) and returns the new epochs. */
+  /**
+   * Writes the collected tenant deltas (tenants sorted; their state rows stay locked until commit) and then this
+   * transaction's doc changes to the feed, each under its tenant's new epoch. Returns the new epochs.
+   */
   async flush(): Promise<Map<string, number>> {
     const epochs = new Map<string, number>();
     if (this.deltas.size === 0) return epochs;
     const tenants = [...this.deltas.keys()].sort();
     const ds = tenants.map((t) => this.deltas.get(t)!);
+    const feed = this.feedRows();
     const rows = await this.rows<{ tenant: string; vector_epoch: string | number }>(
       sql(
         `INSERT INTO engram.tenant_state AS s (tenant, last_seq, doc_count, doc_len, vector_epoch)
@@ -166,8 +173,38 @@ export class Tx {
         ds.map((d) => d.len),
       ),
     );
+    if (feed.tenants.length > 0) {
+      const epochOf = new Map(rows.map((r) => [r.tenant, Number(r.vector_epoch)]));
+      await this.exec(
+        sql(
+          'INSERT INTO engram.doc_changes (tenant, epoch, doc_id, removed) SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::boolean[])',
+          feed.tenants,
+          feed.tenants.map((t) => epochOf.get(t)!),
+          feed.docIds,
+          feed.removed,
+        ),
+      );
+    }
     for (const r of rows) epochs.set(r.tenant, Number(r.vector_epoch));
     return epochs;
+  }
+
+  /** The feed rows of this transaction: doc 0 asks readers to reload a tenant whose changes were not all listed. */
+  private feedRows(): { tenants: string[]; docIds: number[]; removed: boolean[] } {
+    const out = { tenants: [] as string[], docIds: [] as number[], removed: [] as boolean[] };
+    const push = (tenant: string, docId: number, gone: boolean) => {
+      out.tenants.push(tenant);
+      out.docIds.push(docId);
+      out.removed.push(gone);
+    };
+    for (const [tenant, c] of this.changes) {
+      if (!this.deltas.has(tenant)) continue;
+      if (!c.complete) push(tenant, 0, false);
+      for (const id of c.removed) push(tenant, id, true);
+      for (const d of c.added) push(tenant, d.docId, false);
+      for (const id of c.touched) push(tenant, id, false);
+    }
+    return out;
   }
 }
 

@@ -7,12 +7,12 @@ import { isEmpty } from '../../../core/filter.js';
 import type { Doc } from '../../../core/types.js';
 import type { DocQuery } from '../../../ports/storage.js';
 import type { PgContext } from './context.js';
+import { docAttrsOf } from '../sql/doc-attributes.js';
 import type { PgDb, Tx } from './db.js';
 import { compileFilter } from './filter-sql.js';
 import { docSearchText } from './fts.js';
-import { DOC_READ_COLUMNS, docColumns, num, rowToDoc, type DocRow } from './rows.js';
+import { DOC_READ_COLUMNS, docColumns, num, rowToDoc, type DocRow } from '../sql/rows.js';
 import { allOf, inList, notExpiredSql, scopeSql, sql, type Sql } from './sql.js';
-import { decodeVector, vectorRead } from './vector-codec.js';
 
 const INSERT_COLUMNS = `tenant, kind, ref_id, user_id, agent_id, session_id, task_id, text, ts, importance, type, actor, source,
   section, state_label, tags, pii, metadata, content_hash, expires_at, confidence, tsv, tf, doc_len`;
@@ -38,16 +38,12 @@ export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[]
   const c = docColumns(docs, search.map((x) => x.text));
   const lens = search.map((s) => s.length);
   const annModel = ctx.ann?.model;
-  const wantVectors = ctx.vectors !== undefined && docs.some((d) => ctx.vectors!.isLoaded(d.tenant));
   const params: Sql['params'] = [
     c.tenant, c.kind, c.refId, c.userId, c.agentId, c.sessionId, c.taskId, c.text, c.ts, c.importance, c.type, c.actor,
     c.source, c.section, c.stateLabel, c.tags, c.pii, c.metadata, c.contentHash, c.expiresAt, c.confidence, c.search, lens,
   ];
   const embedding = annModel !== undefined ? ', (SELECT e.vec FROM engram.embeddings e WHERE e.model = ? AND e.content_hash = u.content_hash)' : '';
-  const vectorOut = wantVectors
-    ? `, (SELECT ${vectorRead(ctx.mode, 'e.vec')} FROM engram.embeddings e WHERE e.model = ? AND e.content_hash = nd.content_hash) AS vec`
-    : '';
-  const rows = await tx.rows<{ doc_id: string | number; tenant: string; kind: string; ref_id: string; vec?: Uint8Array | null }>({
+  const rows = await tx.rows<{ doc_id: string | number; tenant: string; kind: string; ref_id: string }>({
     text: `INSERT INTO engram.docs AS nd (${INSERT_COLUMNS}${annModel !== undefined ? ', embedding' : ''})
       SELECT u.tenant, u.kind, u.ref_id, u.user_id, u.agent_id, u.session_id, u.task_id, u.text, u.ts, u.importance, u.type,
         u.actor, u.source, u.section, u.state_label, ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.pii,
@@ -55,9 +51,9 @@ export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[]
       FROM ${UNNEST}
       CROSS JOIN LATERAL (SELECT to_tsvector('engram.engram_text', u.search) AS tsv) AS v
       CROSS JOIN LATERAL (SELECT ${termFrequencies('v.tsv')} AS tf) AS w
-      RETURNING doc_id, tenant, kind, ref_id${vectorOut}`,
-    // Parameters in text order: the select list's model, the unnest arrays, RETURNING's model.
-    params: [...(annModel !== undefined ? [annModel] : []), ...params, ...(wantVectors ? [ctx.model] : [])],
+      RETURNING doc_id, tenant, kind, ref_id`,
+    // Parameters in text order: the select list's model, the unnest arrays.
+    params: [...(annModel !== undefined ? [annModel] : []), ...params],
   });
   const byRef = new Map(rows.map((r) => [`${r.tenant}\u0000${r.kind}\u0000${r.ref_id}`, r]));
   return docs.map((d, i) => {
@@ -67,13 +63,8 @@ export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[]
       {
         docId,
         contentHash: d.contentHash,
-        kind: d.kind,
-        userId: d.userId ?? null,
-        agentId: d.agentId ?? null,
-        sessionId: d.sessionId ?? null,
-        taskId: d.taskId ?? null,
-        expiresAt: d.expiresAt ?? null,
-        vector: !wantVectors ? undefined : r.vec ? decodeVector(ctx.mode, r.vec) : null,
+        ...docAttrsOf(d),
+        vector: undefined,
         len: lens[i]!,
       },
     ]);

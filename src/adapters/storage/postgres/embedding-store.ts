@@ -3,11 +3,12 @@
  * (across tenants, as in the SQLite adapter: the port's embedding calls carry no tenant). On pgvector,
  * putting vectors of the column's model also fills `docs.embedding` of the docs with those hashes.
  */
-import { assertVector } from '../sqlite/vector-codec.js';
+import { assertVector } from '../sql/vector-codec.js';
 import type { PendingEmbedding } from '../../../ports/storage.js';
 import type { PgContext } from './context.js';
 import type { AddedDoc, Tx } from './db.js';
-import { num } from './rows.js';
+import { num } from '../sql/rows.js';
+import { ATTR_COLUMNS, attrsOf, type AttrRow } from '../sql/tenant-index.js';
 import { sql } from './sql.js';
 import { decodeVector, vectorParam, vectorRead } from './vector-codec.js';
 
@@ -74,54 +75,22 @@ export async function putEmbeddings(ctx: PgContext, rows: readonly { contentHash
         ),
       );
     }
-    await noteVectorsAdded(ctx, tx, latest);
+    await noteVectorsAdded(tx, latest);
   });
 }
 
-/** Marks the tenants whose docs use these hashes as changed, with the docs for loaded in-process indexes. */
-async function noteVectorsAdded(ctx: PgContext, tx: Tx, vectors: Map<string, Float32Array>): Promise<void> {
-  const loaded = ctx.vectors?.loadedTenants() ?? [];
-  const rows = await tx.rows<{
-    tenant: string;
-    doc_id: string | number | null;
-    content_hash: string | null;
-    kind: string | null;
-    user_id: string | null;
-    agent_id: string | null;
-    session_id: string | null;
-    task_id: string | null;
-    expires_at: number | null;
-  }>(
-    sql(
-      `SELECT DISTINCT d.tenant, NULL::bigint AS doc_id, NULL AS content_hash, NULL AS kind, NULL AS user_id, NULL AS agent_id,
-         NULL AS session_id, NULL AS task_id, NULL::float8 AS expires_at
-       FROM engram.docs d WHERE d.content_hash = ANY(?::text[])
-       UNION ALL
-       SELECT d.tenant, d.doc_id, d.content_hash, d.kind, d.user_id, d.agent_id, d.session_id, d.task_id, d.expires_at
-       FROM engram.docs d WHERE d.content_hash = ANY(?::text[]) AND d.tenant = ANY(?::text[])`,
-      [...vectors.keys()],
-      [...vectors.keys()],
-      loaded,
-    ),
+/** Lists the docs whose texts just got vectors, so every process's in-process index hears of them (doc_changes). */
+async function noteVectorsAdded(tx: Tx, vectors: Map<string, Float32Array>): Promise<void> {
+  const rows = await tx.rows<{ tenant: string; doc_id: string | number; content_hash: string } & AttrRow>(
+    sql(`SELECT d.tenant, d.doc_id, d.content_hash, ${ATTR_COLUMNS} FROM engram.docs d WHERE d.content_hash = ANY(?::text[])`, [...vectors.keys()]),
   );
   const byTenant = new Map<string, AddedDoc[]>();
   for (const r of rows) {
     const list = byTenant.get(r.tenant) ?? [];
     byTenant.set(r.tenant, list);
-    if (r.doc_id === null) continue;
-    list.push({
-      docId: num(r.doc_id),
-      contentHash: r.content_hash!,
-      kind: r.kind!,
-      userId: r.user_id,
-      agentId: r.agent_id,
-      sessionId: r.session_id,
-      taskId: r.task_id,
-      expiresAt: r.expires_at,
-      vector: vectors.get(r.content_hash!),
-    });
+    list.push({ docId: num(r.doc_id), contentHash: r.content_hash, ...attrsOf(r), vector: vectors.get(r.content_hash) });
   }
-  for (const [tenant, docs] of byTenant) tx.vectorsAdded(tenant, loaded.includes(tenant) ? docs : undefined);
+  for (const [tenant, docs] of byTenant) tx.vectorsAdded(tenant, docs);
 }
 
 export async function getEmbeddings(ctx: PgContext, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -135,18 +104,6 @@ export async function getEmbeddings(ctx: PgContext, hashes: readonly string[]): 
   return out;
 }
 
-/** Deletes vectors (of every model) for these hashes that no doc references any more. Returns how many. */
-export async function dropUnreferencedEmbeddings(tx: Tx, hashes: Iterable<string>): Promise<number> {
-  const list = [...new Set(hashes)];
-  if (list.length === 0) return 0;
-  return tx.exec(
-    sql(
-      `DELETE FROM engram.embeddings em WHERE em.content_hash = ANY(?::text[])
-       AND NOT EXISTS (SELECT 1 FROM engram.docs d WHERE d.content_hash = em.content_hash)`,
-      list,
-    ),
-  );
-}
 
 /** The dimension vectors of this model were stored with, if any (to refuse a mismatched init). */
 export async function storedDimension(ctx: Pick<PgContext, 'db'>, model: string): Promise<number | undefined> {

@@ -1,18 +1,16 @@
 /** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
 import { eventToDoc } from '../../../core/docs.js';
-import { batchContexts, refreshFollowers, type TimelineSlot } from './lexical-context.js';
+import { batchContexts } from './lexical-context.js';
 import { EngramError } from '../../../core/errors.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
-import { assertEventBatch } from '../sqlite/validate-input.js';
+import { assertEventBatch } from '../sql/validate-input.js';
 import type { PgContext } from './context.js';
 import type { Tx } from './db.js';
-import { deleteDocsOf, insertDocs } from './doc-store.js';
-import { dropUnreferencedEmbeddings } from './embedding-store.js';
+import { insertDocs } from './doc-store.js';
 import { compileFilter } from './filter-sql.js';
-import { writeAudit } from './log-store.js';
-import { jsonOrNull, num, rowToEvent, toNull, type EventRow } from './rows.js';
+import { jsonOrNull, num, rowToEvent, toNull, type EventRow } from '../sql/rows.js';
 import { allOf, inList, notExpiredSql, scopeSql, sql } from './sql.js';
 
 export const SELECT_EVENTS = `SELECT e.*, c.name, c.content, c.tool, c.args, c.result, c.tags, c.metadata, c.content_hash, c.pii,
@@ -185,31 +183,3 @@ export async function queryEvents(ctx: PgContext, q: EventQuery): Promise<Memory
   return newestFirst ? events.reverse() : events;
 }
 
-/**
- * Deletes the event's content row and its doc (and, if now unreferenced, its vector), keeping the
- * timeline row with a tombstone and an audit record. True again for an already-redacted event; false if
- * the tenant has no such event.
- */
-export async function redactEvent(ctx: PgContext, tenant: string, id: string, reason: string, at: number): Promise<boolean> {
-  return ctx.db.tx('redactEvent', async (tx) => {
-    await tx.lockTenants([tenant]);
-    const ev = await tx.one<TimelineSlot & { pk: string | number; content_hash: string | null; redacted: string | number | null }>(
-      sql(
-        `SELECT e.pk, e.session_id, e.seq, c.content_hash, r.event_pk AS redacted FROM engram.events e
-         LEFT JOIN engram.event_contents c ON c.event_pk = e.pk LEFT JOIN engram.event_redactions r ON r.event_pk = e.pk
-         WHERE e.tenant = ? AND e.id = ?`,
-        tenant,
-        id,
-      ),
-    );
-    if (!ev) return false;
-    if (ev.redacted !== null) return true;
-    const removed = await deleteDocsOf(tx, tenant, 'event', [id]);
-    await tx.exec(sql('DELETE FROM engram.event_contents WHERE tenant = ? AND event_pk = ?', tenant, ev.pk));
-    await tx.exec(sql('INSERT INTO engram.event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)', ev.pk, tenant, at, reason));
-    await refreshFollowers(tx, tenant, [ev]);
-    await dropUnreferencedEmbeddings(tx, [...removed.contentHashes, ...(ev.content_hash ? [ev.content_hash] : [])]);
-    await writeAudit(tx, { tenant, at, action: 'redact', targetIds: [id], details: { reason } });
-    return true;
-  });
-}

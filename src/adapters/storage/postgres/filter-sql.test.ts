@@ -1,40 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Doc } from '../../../core/types.js';
 import { matchesFilter, parseFilter, type FilterNode } from '../../../core/filter.js';
-import { DOC_KINDS, type Doc } from '../../../core/types.js';
-import { filterArb, metadataArb, STRINGS, tagsArb, TS_POOL, UNIT_POOL } from '../../../../testing/storage-filter-arbitraries.js';
+import { docArb, filterArb } from '../../../../testing/storage-filter-arbitraries.js';
 import { dropSchema, freshSchema, sharedPglite, sharedPglitePool } from '../../../../testing/postgres-pglite.js';
 import { TEST_DIM, TEST_MODEL } from '../../../../testing/storage-factories.js';
 import { compileFilter } from './filter-sql.js';
 import { openPostgresStorage, type PoolLike } from './index.js';
 import { render, sql, type Sql } from './sql.js';
-
-const optString = fc.option(fc.constantFrom(...STRINGS), { nil: undefined });
-
-/** Docs over every filterable column, with values drawn from the same pools the filters use. */
-const docArb: fc.Arbitrary<Omit<Doc, 'docId'>> = fc.record({
-  tenant: fc.constant('t'),
-  userId: optString,
-  agentId: optString,
-  sessionId: optString,
-  taskId: optString,
-  kind: fc.constantFrom(...DOC_KINDS),
-  refId: fc.constant('r'),
-  text: fc.constant('text'),
-  ts: fc.constantFrom(...TS_POOL),
-  importance: fc.constantFrom(...UNIT_POOL),
-  type: optString,
-  actor: optString,
-  source: optString,
-  section: optString,
-  stateLabel: optString,
-  tags: tagsArb,
-  pii: fc.boolean(),
-  metadata: metadataArb,
-  contentHash: fc.constant('h'),
-  expiresAt: fc.constant(undefined),
-  confidence: fc.constantFrom(...UNIT_POOL),
-});
 
 let pool: PoolLike;
 const schema = freshSchema('filter');

@@ -8,7 +8,7 @@ import type { NewEvent } from '../../../ports/storage.js';
 import type { Tx } from './db.js';
 import { termFrequencies } from './doc-store.js';
 import { docSearchText } from './fts.js';
-import { num } from './rows.js';
+import { num } from '../sql/rows.js';
 import { sql } from './sql.js';
 
 /** The content of the event before `seq` in the session (redacted ones have none and are passed over). */
@@ -90,6 +90,6 @@ export async function refreshFollowers(tx: Tx, tenant: string, removed: readonly
         num(f.doc_id),
       ),
     );
-    tx.docLengthChanged(tenant, search.length - f.doc_len);
+    tx.docLengthChanged(tenant, num(f.doc_id), search.length - f.doc_len);
   }
 }

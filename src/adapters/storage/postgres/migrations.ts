@@ -6,5 +6,6 @@ import type { PgMigration } from './migrate.js';
 import { coreSchema } from './migrations/001-core.js';
 import { learnSchema } from './migrations/002-learn.js';
 import { docsByTime } from './migrations/003-docs-by-time.js';
+import { docChanges } from './migrations/004-doc-changes.js';
 
-export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime];
+export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges];

@@ -118,5 +118,39 @@ describe.skipIf(skip)('postgres server', () => {
         await dropSchema(schema);
       }
     });
+
+    it("sees another storage's appends, redactions and forgets in lexical search within a second (the change feed)", async () => {
+      const schema = freshSchema('feed');
+      const [a, b] = [await openServer(schema), await openServer(schema)];
+      const within = async <T>(probe: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
+        const deadline = Date.now() + 1000;
+        let v = await probe();
+        while (!ok(v) && Date.now() < deadline) v = await probe();
+        return v;
+      };
+      const search = (s: PostgresStorage, text: string) => s.lexicalSearch({ tenant: 'tenant-f', text, k: 10, now: NOW });
+      try {
+        await a.appendEvents(makeEvents(3, { tenant: 'tenant-f', content: 'ordinary words only' }));
+        expect(await search(b, 'zebra')).toHaveLength(0); // b loads its index
+        const [zebra] = await a.appendEvents([...makeEvents(1, { tenant: 'tenant-f', content: 'a zebra crossed the road' })]);
+        const seen = await within(() => search(b, 'zebra'), (h) => h.length === 1);
+        expect(seen).toHaveLength(1);
+        expect((await b.getDocs('tenant-f', [seen[0]!.docId]))[0]!.refId).toBe(zebra!.id);
+        // b writes, a reads: both directions, and removals as well as additions.
+        await b.redactEvent('tenant-f', zebra!.id, 'test', NOW);
+        expect(await within(() => search(a, 'zebra'), (h) => h.length === 0)).toHaveLength(0);
+        const [okapi] = await b.appendEvents(makeEvents(1, { tenant: 'tenant-f', content: 'an okapi' }));
+        expect(await within(() => search(a, 'okapi'), (h) => h.length === 1)).toHaveLength(1);
+        await a.forget({ tenant: 'tenant-f', ids: [okapi!.id] }, NOW);
+        expect(await within(() => search(b, 'okapi'), (h) => h.length === 0)).toHaveLength(0);
+        // The feed holds one row per changed doc per commit.
+        const feed = await admin!.query(`SELECT count(*)::int AS n FROM "${schema}".doc_changes WHERE tenant = 'tenant-f'`);
+        expect(feed.rows[0].n).toBeGreaterThanOrEqual(4);
+      } finally {
+        await a.close();
+        await b.close();
+        await dropSchema(schema);
+      }
+    });
   });
 });

@@ -3,53 +3,26 @@
  * delegates each method to the store module for that part of the schema (the layout of the SQLite adapter).
  */
 import { EngramError } from '../../../core/errors.js';
-import type { ApiKeyRecord, Doc, Episode, Example, Fact, FactEvidence, Link, MemoryEvent, Procedure, WorkingMemoryRecord } from '../../../core/types.js';
-import type {
-  AppendResult,
-  AuditRecord,
-  DocHit,
-  DocQuery,
-  EpisodeQuery,
-  EventQuery,
-  ExampleQuery,
-  FactVersionQuery,
-  ForgetReport,
-  ForgetSelector,
-  LinkQuery,
-  NewEvent,
-  PendingEmbedding,
-  ProcedureQuery,
-  RetrievalRecord,
-  ScopeFilter,
-  Storage,
-  StorageCapabilities,
-  TraverseQuery,
-} from '../../../ports/storage.js';
-import { assertVector } from '../sqlite/vector-codec.js';
-import * as apiKeys from './api-key-store.js';
+import type { Doc, MemoryEvent } from '../../../core/types.js';
+import type { AppendResult, DocHit, DocQuery, EventQuery, NewEvent, PendingEmbedding, Storage, StorageCapabilities } from '../../../ports/storage.js';
+import { assertVector } from '../sql/vector-codec.js';
 import { usesAnn, type AnnOptions, type PgContext } from './context.js';
 import { PgDb } from './db.js';
+import { POSTGRES_DIALECT } from './dialect.js';
+import { pgRunner } from './runner.js';
+import type { SqlRunner } from '../sql/program.js';
+import { SqlStorageBase } from '../sql/storage-base.js';
 import * as docs from './doc-store.js';
 import * as embeddings from './embedding-store.js';
-import * as episodes from './episode-store.js';
 import { toEngramError } from './errors.js';
 import * as events from './event-store.js';
-import * as evidence from './evidence-store.js';
-import * as examples from './example-store.js';
-import * as facts from './fact-store.js';
-import { lexicalSearch, lexicalSearchWithTermBest, Stemmer } from './lexical-search.js';
-import * as links from './link-store.js';
-import * as logs from './log-store.js';
 import type { PgMigration } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import { createPgPool, type PoolLike } from './pool.js';
-import * as procedures from './procedure-store.js';
-import * as retention from './retention.js';
 import { prepareSchema } from './schema-setup.js';
-import { InProcessVectors } from './vector-cache.js';
+import { InProcessIndexes } from './search-indexes.js';
 import { annSearch } from './vector-search.js';
 import type { VectorPreference } from './vector-setup.js';
-import * as workingMemory from './working-memory-store.js';
 
 export interface StorageLogger {
   warn(message: string, details?: Record<string, unknown>): void;
@@ -81,13 +54,13 @@ export interface PostgresStorageOptions {
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 const DEFAULT_ANN: AnnOptions = { exactLimit: 5000, efSearch: 100 };
 
-export class PostgresStorage implements Storage {
+export class PostgresStorage extends SqlStorageBase<PgContext> implements Storage {
   readonly name = 'postgres';
   /** `ann`: above `ann.exactLimit` candidates, HNSW (or the in-process index) may return approximate results. */
   readonly capabilities: StorageCapabilities = { ann: true, multiProcess: true };
-  private ctx: PgContext | undefined;
-  private closed = false;
   readonly schema: string;
+  protected readonly dialect = POSTGRES_DIALECT;
+  private runner: SqlRunner | undefined;
 
   constructor(
     /** The pool, for PostgreSQL-specific maintenance and tests. */
@@ -95,7 +68,17 @@ export class PostgresStorage implements Storage {
     private readonly opts: PostgresStorageOptions,
     private readonly ownsPool: boolean,
   ) {
+    super();
     this.schema = opts.schema ?? 'engram';
+  }
+
+  protected runnerOf(ctx: PgContext): SqlRunner {
+    this.runner ??= pgRunner(ctx);
+    return this.runner;
+  }
+
+  protected toError(what: string, e: unknown): EngramError {
+    return toEngramError(what, e);
   }
 
   /** How this instance searches vectors (after init): 'hnsw' in PostgreSQL, or 'in-process'. */
@@ -117,25 +100,24 @@ export class PostgresStorage implements Storage {
         dimension: opts.dimension,
         warn: (message, details) => logger.warn(message, details),
       });
-      let vectors: InProcessVectors | undefined;
-      const db = new PgDb(this.pool, setup.names, (info) => vectors?.applyCommit(info));
+      const db = new PgDb(this.pool, setup.names);
       const ctx: PgContext = {
         db,
         model: opts.embeddingModel,
         dimension: opts.dimension,
         mode: setup.mode,
         ann: setup.ann,
-        vectors: undefined,
+        indexes: new InProcessIndexes(db, {
+          model: opts.embeddingModel,
+          dimension: opts.dimension,
+          mode: setup.mode,
+          vectors: !usesAnn({ ann: setup.ann, model: opts.embeddingModel, dimension: opts.dimension }),
+        }),
         annOptions: { ...DEFAULT_ANN, ...this.opts.ann },
-        stemmer: new Stemmer(db),
       };
       const stored = await embeddings.storedDimension(ctx, opts.embeddingModel);
       if (stored !== undefined && stored !== opts.dimension) {
         throw new EngramError('CONFIG', `model ${opts.embeddingModel} has ${stored}-dimensional vectors stored, not ${opts.dimension}`);
-      }
-      if (!usesAnn(ctx)) {
-        vectors = new InProcessVectors(ctx.db, ctx.model, ctx.dimension, ctx.mode);
-        ctx.vectors = vectors;
       }
       this.ctx = ctx;
     } catch (e) {
@@ -143,10 +125,16 @@ export class PostgresStorage implements Storage {
     }
   }
 
+  /** Loads the tenant's in-process indexes (or catches them up) and completes the vector graph. */
+  warm(tenant: string): Promise<void> {
+    return this.run('warm', (c) => c.indexes.warm(tenant));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.ctx = undefined;
+    this.runner = undefined;
     if (this.ownsPool) await this.pool.end();
   }
 
@@ -160,47 +148,21 @@ export class PostgresStorage implements Storage {
   queryEvents(q: EventQuery): Promise<MemoryEvent[]> {
     return this.run('queryEvents', (c) => events.queryEvents(c, q));
   }
-  redactEvent(tenant: string, id: string, reason: string, at: number): Promise<boolean> {
-    return this.run('redactEvent', (c) => events.redactEvent(c, tenant, id, reason, at));
-  }
-
-  // --- facts ---
-  putFact(fact: Fact): Promise<{ fact: Fact; duplicate: boolean }> {
-    return this.run('putFact', (c) => facts.putFact(c, fact));
-  }
-  getFact(tenant: string, id: string): Promise<Fact | undefined> {
-    return this.run('getFact', (c) => facts.getFact(c, tenant, id));
-  }
-  getLiveFact(tenant: string, key: string, now: number): Promise<Fact | undefined> {
-    return this.run('getLiveFact', (c) => facts.getLiveFact(c, tenant, key, now));
-  }
-  getFactVersions(q: FactVersionQuery): Promise<Fact[]> {
-    return this.run('getFactVersions', (c) => facts.getFactVersions(c, q));
-  }
-  findFactByHash(tenant: string, scope: ScopeFilter, source: string | undefined, contentHash: string, now: number): Promise<Fact | undefined> {
-    return this.run('findFactByHash', (c) => facts.findFactByHash(c, tenant, scope, source, contentHash, now));
-  }
-  updateFactStats(tenant: string, id: string, stats: Pick<Fact, 'confidence' | 'supportCount' | 'contradictCount'>): Promise<void> {
-    return this.run('updateFactStats', (c) => facts.updateFactStats(c, tenant, id, stats));
-  }
-  listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Promise<Fact[]> {
-    return this.run('listFacts', (c) => facts.listFacts(c, q));
-  }
 
   // --- retrieval projection ---
   getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]> {
     return this.run('getDocs', (c) => docs.getDocs(c.db, tenant, docIds));
   }
   lexicalSearchWithTermBest(q: DocQuery & { text: string }): Promise<{ hits: DocHit[]; termBest: number[] }> {
-    return this.run('lexicalSearch', (c) => lexicalSearchWithTermBest(c.db, c.stemmer, q));
+    return this.run('lexicalSearch', (c) => c.indexes.lexicalSearch(q));
   }
   lexicalSearch(q: DocQuery & { text: string }): Promise<DocHit[]> {
-    return this.run('lexicalSearch', (c) => lexicalSearch(c.db, c.stemmer, q));
+    return this.run('lexicalSearch', async (c) => (await c.indexes.lexicalSearch(q)).hits);
   }
   vectorSearch(q: DocQuery & { vector: Float32Array }): Promise<DocHit[]> {
     return this.run('vectorSearch', (c) => {
       assertVector(q.vector, c.dimension, 'vector');
-      return c.vectors ? c.vectors.search(q) : annSearch(c, q);
+      return usesAnn(c) ? annSearch(c, q) : c.indexes.vectorSearch(q);
     });
   }
 
@@ -216,122 +178,6 @@ export class PostgresStorage implements Storage {
   }
   getEmbeddings(contentHashes: readonly string[]): Promise<Map<string, Float32Array>> {
     return this.run('getEmbeddings', (c) => embeddings.getEmbeddings(c, contentHashes));
-  }
-
-  // --- retention ---
-  forget(sel: ForgetSelector, at: number): Promise<ForgetReport> {
-    return this.run('forget', (c) => retention.forget(c, sel, at));
-  }
-  sweepExpired(now: number): Promise<number> {
-    return this.run('sweepExpired', (c) => retention.sweepExpired(c, now));
-  }
-
-  // --- episodes ---
-  putEpisode(episode: Episode): Promise<void> {
-    return this.run('putEpisode', (c) => episodes.putEpisode(c, episode));
-  }
-  getEpisodes(tenant: string, ids: readonly string[]): Promise<Episode[]> {
-    return this.run('getEpisodes', (c) => episodes.getEpisodes(c, tenant, ids));
-  }
-  listEpisodes(q: EpisodeQuery): Promise<Episode[]> {
-    return this.run('listEpisodes', (c) => episodes.listEpisodes(c, q));
-  }
-
-  // --- links ---
-  putLinks(batch: readonly Link[]): Promise<Link[]> {
-    return this.run('putLinks', (c) => links.putLinks(c, batch));
-  }
-  getLinks(q: LinkQuery): Promise<Link[]> {
-    return this.run('getLinks', (c) => links.getLinks(c, q));
-  }
-  traverse(q: TraverseQuery): Promise<{ link: Link; depth: number }[]> {
-    return this.run('traverse', (c) => links.traverse(c, q));
-  }
-  deleteLinks(tenant: string, ids: readonly string[]): Promise<number> {
-    return this.run('deleteLinks', (c) => links.deleteLinks(c, tenant, ids));
-  }
-
-  // --- fact evidence ---
-  addFactEvidence(rows: readonly FactEvidence[]): Promise<void> {
-    return this.run('addFactEvidence', (c) => evidence.addFactEvidence(c, rows));
-  }
-  getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]> {
-    return this.run('getFactEvidence', (c) => evidence.getFactEvidence(c, tenant, factId));
-  }
-
-  // --- procedures ---
-  putProcedure(p: Procedure): Promise<void> {
-    return this.run('putProcedure', (c) => procedures.putProcedure(c, p));
-  }
-  getProcedures(tenant: string, ids: readonly string[]): Promise<Procedure[]> {
-    return this.run('getProcedures', (c) => procedures.getProcedures(c, tenant, ids));
-  }
-  listProcedures(q: ProcedureQuery): Promise<Procedure[]> {
-    return this.run('listProcedures', (c) => procedures.listProcedures(c, q));
-  }
-
-  // --- feedback examples ---
-  putExample(e: Example): Promise<void> {
-    return this.run('putExample', (c) => examples.putExample(c, e));
-  }
-  getExamples(tenant: string, ids: readonly string[]): Promise<Example[]> {
-    return this.run('getExamples', (c) => examples.getExamples(c, tenant, ids));
-  }
-  findExample(tenant: string, scope: ScopeFilter, contentHash: string): Promise<Example | undefined> {
-    return this.run('findExample', (c) => examples.findExample(c, tenant, scope, contentHash));
-  }
-  listExamples(q: ExampleQuery): Promise<Example[]> {
-    return this.run('listExamples', (c) => examples.listExamples(c, q));
-  }
-  deleteExample(tenant: string, id: string): Promise<boolean> {
-    return this.run('deleteExample', (c) => examples.deleteExample(c, tenant, id));
-  }
-
-  // --- working memory ---
-  getWorkingMemory(tenant: string, sessionId: string, now: number): Promise<WorkingMemoryRecord | undefined> {
-    return this.run('getWorkingMemory', (c) => workingMemory.getWorkingMemory(c, tenant, sessionId, now));
-  }
-  putWorkingMemory(rec: Omit<WorkingMemoryRecord, 'version'>, expectedVersion: number): Promise<WorkingMemoryRecord> {
-    return this.run('putWorkingMemory', (c) => workingMemory.putWorkingMemory(c, rec, expectedVersion));
-  }
-  deleteWorkingMemory(tenant: string, sessionId: string): Promise<boolean> {
-    return this.run('deleteWorkingMemory', (c) => workingMemory.deleteWorkingMemory(c, tenant, sessionId));
-  }
-
-  // --- API keys ---
-  putApiKey(k: ApiKeyRecord): Promise<void> {
-    return this.run('putApiKey', (c) => apiKeys.putApiKey(c, k));
-  }
-  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    return this.run('findApiKeyByHash', (c) => apiKeys.findApiKeyByHash(c, hash));
-  }
-  listApiKeys(tenant?: string): Promise<ApiKeyRecord[]> {
-    return this.run('listApiKeys', (c) => apiKeys.listApiKeys(c, tenant));
-  }
-  revokeApiKey(id: string, at: number): Promise<boolean> {
-    return this.run('revokeApiKey', (c) => apiKeys.revokeApiKey(c, id, at));
-  }
-
-  // --- logs ---
-  putRetrieval(rec: RetrievalRecord): Promise<void> {
-    return this.run('putRetrieval', (c) => logs.putRetrieval(c, rec));
-  }
-  getRetrieval(tenant: string, id: string): Promise<RetrievalRecord | undefined> {
-    return this.run('getRetrieval', (c) => logs.getRetrieval(c, tenant, id));
-  }
-  listAudit(tenant: string, limit: number): Promise<AuditRecord[]> {
-    return this.run('listAudit', (c) => logs.listAudit(c, tenant, limit));
-  }
-
-  /** Runs a store function with the initialised context, mapping every failure to an EngramError. */
-  private async run<T>(what: string, fn: (c: PgContext) => Promise<T>): Promise<T> {
-    const ctx = this.ctx;
-    if (!ctx) throw new EngramError(this.closed ? 'UNAVAILABLE' : 'ADAPTER', `postgres storage: ${what} before init()${this.closed ? ' or after close()' : ''}`);
-    try {
-      return await fn(ctx);
-    } catch (e) {
-      throw toEngramError(`postgres storage: ${what}`, e);
-    }
   }
 }
 

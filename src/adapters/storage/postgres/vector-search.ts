@@ -9,7 +9,7 @@ import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import type { PgContext } from './context.js';
 import type { Tx } from './db.js';
 import { docConditions } from './doc-store.js';
-import { num } from './rows.js';
+import { num } from '../sql/rows.js';
 import type { Sql } from './sql.js';
 import { toVectorLiteral } from './vector-codec.js';
 

@@ -7,8 +7,9 @@ import { isEmpty } from '../../../core/filter.js';
 import type { Doc } from '../../../core/types.js';
 import type { DocQuery } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
+import { docAttrsOf } from '../sql/doc-attributes.js';
 import { compileFilter } from './filter-sql.js';
-import { DOC_COLUMNS, docParams, insertSql, rowToDoc, type DocRow } from './rows.js';
+import { DOC_COLUMNS, docParams, insertSql, rowToDoc, type DocRow } from '../sql/rows.js';
 import { allOf, inJsonList, notExpiredSql, scopeSql, sql, type Sql } from './sql.js';
 
 const INSERT_DOC = insertSql('docs', DOC_COLUMNS);
@@ -19,14 +20,7 @@ const INSERT_DOC = insertSql('docs', DOC_COLUMNS);
  */
 export function insertDoc(ctx: StoreContext, doc: NewDoc, context?: () => string): number {
   const docId = Number(ctx.stmts.get(INSERT_DOC).run(...docParams(doc)).lastInsertRowid);
-  const attrs = {
-    kind: doc.kind,
-    userId: doc.userId ?? null,
-    agentId: doc.agentId ?? null,
-    sessionId: doc.sessionId ?? null,
-    taskId: doc.taskId ?? null,
-    expiresAt: doc.expiresAt ?? null,
-  };
+  const attrs = docAttrsOf(doc);
   ctx.vectors.docAdded(doc.tenant, docId, doc.contentHash, attrs);
   ctx.lexical.docAdded(doc.tenant, docId, doc.text, attrs, context);
   return docId;

@@ -4,7 +4,7 @@
  */
 import type { PendingEmbedding } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
-import { assertVector, blobToVector, vectorToBlob } from './vector-codec.js';
+import { assertVector, blobToVector, vectorToBlob } from '../sql/vector-codec.js';
 
 const MISSING_VECTOR = 'NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.content_hash = d.content_hash)';
 
@@ -98,17 +98,6 @@ export function getEmbeddings(ctx: StoreContext, hashes: readonly string[]): Map
   return out;
 }
 
-/** Deletes vectors (of every model) for these hashes that no doc references any more. Returns how many. */
-export function dropUnreferencedEmbeddings(ctx: StoreContext, hashes: Iterable<string>): number {
-  const list = [...new Set(hashes)];
-  if (list.length === 0) return 0;
-  return ctx.stmts
-    .get(
-      `DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?))
-       AND NOT EXISTS (SELECT 1 FROM docs WHERE docs.content_hash = embeddings.content_hash)`,
-    )
-    .run(JSON.stringify(list)).changes;
-}
 
 /** The dimension vectors of this model were stored with, if any (to refuse a mismatched init). */
 export function storedDimension(ctx: Pick<StoreContext, 'stmts'>, model: string): number | undefined {

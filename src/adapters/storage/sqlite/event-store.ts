@@ -3,15 +3,13 @@ import { eventToDoc, lexicalContext } from '../../../core/docs.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
-import { writeAudit } from './log-store.js';
 import type { StoreContext } from './context.js';
-import { deleteDocsOf, insertDoc } from './doc-store.js';
-import { dropUnreferencedEmbeddings } from './embedding-store.js';
+import { insertDoc } from './doc-store.js';
 import { compileFilter } from './filter-sql.js';
 import { PREVIOUS_CONTENT } from './lexical-cache.js';
-import { jsonOrNull, rowToEvent, toNull, type EventRow } from './rows.js';
+import { jsonOrNull, rowToEvent, toNull, type EventRow } from '../sql/rows.js';
 import { allOf, inJsonList, notExpiredSql, scopeSql, sql } from './sql.js';
-import { assertEventBatch } from './validate-input.js';
+import { assertEventBatch } from '../sql/validate-input.js';
 
 const INSERT_EVENT = `INSERT INTO events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id,
   task_id, state_label, importance, source, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -151,29 +149,4 @@ export function queryEvents(ctx: StoreContext, q: EventQuery): MemoryEvent[] {
   return newestFirst ? events.reverse() : events;
 }
 
-/**
- * Deletes the event's content row and its doc (and, if now unreferenced, its vector; the in-memory
- * indexes drop it by hook), keeping the timeline row with a tombstone and an audit record. Idempotent: true again for an
- * already-redacted event (no second tombstone). False if the tenant has no such event.
- */
-export function redactEvent(ctx: StoreContext, tenant: string, id: string, reason: string, at: number): boolean {
-  return ctx.write(() => {
-    const ev = ctx.stmts
-      .get(
-        `SELECT e.pk, e.session_id, e.seq, c.content_hash, r.event_pk AS redacted FROM events e
-         LEFT JOIN event_contents c ON c.event_pk = e.pk LEFT JOIN event_redactions r ON r.event_pk = e.pk
-         WHERE e.tenant = ? AND e.id = ?`,
-      )
-      .get(tenant, id) as (TimelineSlot & { pk: number; content_hash: string | null; redacted: number | null }) | undefined;
-    if (!ev) return false;
-    if (ev.redacted !== null) return true;
-    const removed = deleteDocsOf(ctx, tenant, 'event', [id]);
-    ctx.stmts.get('DELETE FROM event_contents WHERE tenant = ? AND event_pk = ?').run(tenant, ev.pk);
-    ctx.stmts.get('INSERT INTO event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)').run(ev.pk, tenant, at, reason);
-    refreshFollowers(ctx, tenant, [ev]);
-    dropUnreferencedEmbeddings(ctx, [...removed.contentHashes, ...(ev.content_hash ? [ev.content_hash] : [])]);
-    writeAudit(ctx, { tenant, at, action: 'redact', targetIds: [id], details: { reason } });
-    return true;
-  });
-}
 

@@ -2,40 +2,12 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchesFilter, parseFilter, type FilterNode } from '../../../core/filter.js';
-import { DOC_KINDS, type Doc } from '../../../core/types.js';
-import { filterArb, metadataArb, STRINGS, tagsArb, TS_POOL, UNIT_POOL } from '../../../../testing/storage-filter-arbitraries.js';
+import { docArb, filterArb } from '../../../../testing/storage-filter-arbitraries.js';
 import { openDatabase } from './connection.js';
 import { compileFilter } from './filter-sql.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
-import { DOC_COLUMNS, docParams, insertSql } from './rows.js';
-
-const optString = fc.option(fc.constantFrom(...STRINGS), { nil: undefined });
-
-/** Docs over every filterable column, with values drawn from the same pools the filters use. */
-const docArb: fc.Arbitrary<Omit<Doc, 'docId'>> = fc.record({
-  tenant: fc.constant('t'),
-  userId: optString,
-  agentId: optString,
-  sessionId: optString,
-  taskId: optString,
-  kind: fc.constantFrom(...DOC_KINDS),
-  refId: fc.constant('r'),
-  text: fc.constant('text'),
-  ts: fc.constantFrom(...TS_POOL),
-  importance: fc.constantFrom(...UNIT_POOL),
-  type: optString,
-  actor: optString,
-  source: optString,
-  section: optString,
-  stateLabel: optString,
-  tags: tagsArb,
-  pii: fc.boolean(),
-  metadata: metadataArb,
-  contentHash: fc.constant('h'),
-  expiresAt: fc.constant(undefined),
-  confidence: fc.constantFrom(...UNIT_POOL),
-});
+import { DOC_COLUMNS, docParams, insertSql } from '../sql/rows.js';
 
 function freshDb(): Database.Database {
   const db = openDatabase(':memory:', false);
@@ -51,7 +23,7 @@ function sqlMatches(db: Database.Database, filter: FilterNode): number[] {
 describe('compileFilter', () => {
   it('selects exactly the docs matchesFilter selects (random docs × random filter trees)', () => {
     const db = freshDb();
-    const insert = db.prepare(insertSql('docs', DOC_COLUMNS));
+    const insert = db.prepare(insertSql('docs', DOC_COLUMNS).replace('engram.', ''));
     let nonTrivial = 0;
     fc.assert(
       fc.property(fc.array(docArb, { minLength: 1, maxLength: 25 }), filterArb, (docs, filter) => {

@@ -1,35 +1,12 @@
 /**
- * Compiles the filter AST (`src/core/filter.ts`) to a parameterised SQL predicate over the `docs` table.
- * `matchesFilter` is the reference: every leaf below mirrors one branch of it, and `filter-sql.test.ts`
- * checks the two agree on random docs and random filter trees.
- *
- * Every emitted predicate evaluates to 0 or 1, never NULL, so `NOT` and `OR` behave as in JavaScript
- * (SQL's three-valued logic would otherwise turn `NOT (missing = 'x')` into NULL → no row).
- * Values are matched by JSON type (text vs number vs boolean), never by SQLite's affinity conversions.
+ * SQLite's leaves of the shared filter compiler (`../sql/filter-compiler.ts`). Values are matched by JSON
+ * type (text vs number vs boolean) through `json_type`, never by SQLite's affinity conversions; strings are
+ * ordered as JavaScript orders them through the `engram_cmp` function registered on the connection.
  */
-import { EngramError } from '../../../core/errors.js';
-import { FILTER_COLUMNS, type FieldRef, type FilterColumn, type FilterNode, type Scalar } from '../../../core/filter.js';
-import { joinSql, sql, type Sql } from './sql.js';
-
-const FALSE: Sql = sql('0');
-const TRUE: Sql = sql('1');
-const ORDER_OPS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-type OrderCmp = keyof typeof ORDER_OPS;
-const META_KEY_RE = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** How one field is read in SQL; each method mirrors the JavaScript semantics of `matchesFilter`. */
-interface FieldSql {
-  /** `v !== undefined` */
-  defined: Sql;
-  /** `v !== undefined && v !== null` */
-  present: Sql;
-  /** `scalarEquals(v, x)` */
-  eq(x: Scalar): Sql;
-  /** `compare(v, cmp, x)` for a non-null x: same JS type, then ordered. */
-  order(cmp: OrderCmp, x: string | number | boolean): Sql;
-  /** Whether the array view of v (array → itself, undefined/null → [], scalar → [v]) has an element equal to x. */
-  has(x: Scalar): Sql;
-}
+import type { Scalar } from '../../../core/filter.js';
+import { compileFilter as compile, ORDER_OPS, type FieldSql, type FilterLeaves } from '../sql/filter-compiler.js';
+import { anyOf, FALSE_SQL, sql, TRUE_SQL, type Sql } from '../sql/fragment.js';
+import type { FilterNode } from '../../../core/filter.js';
 
 const bind = (x: string | number | boolean): string | number => (typeof x === 'boolean' ? (x ? 1 : 0) : x);
 
@@ -41,63 +18,19 @@ function elementEq(je: string, x: Scalar): Sql {
   return sql(`${je}.type = 'text' AND ${je}.atom = ?`, x);
 }
 
-function stringColumn(c: string): FieldSql {
+/** A NOT NULL column compared by `=` and ordered by SQL's operators, for values of one JavaScript type. */
+function plainColumn(c: string, type: 'number' | 'boolean'): FieldSql {
+  const eq = (x: Scalar): Sql => (typeof x === type ? sql(`${c} = ?`, bind(x as number | boolean)) : FALSE_SQL);
   return {
-    defined: sql(`${c} IS NOT NULL`),
-    present: sql(`${c} IS NOT NULL`),
-    eq: (x) => (x === null ? sql(`${c} IS NULL`) : typeof x === 'string' ? sql(`${c} IS ?`, x) : FALSE),
-    order: (cmp, x) => (typeof x === 'string' ? sql(`${c} IS NOT NULL AND engram_cmp(${c}, ?) ${ORDER_OPS[cmp]} 0`, x) : FALSE),
-    has: (x) => (typeof x === 'string' ? sql(`${c} IS ?`, x) : FALSE),
-  };
-}
-
-/** NOT NULL numeric columns (ts, importance, confidence). */
-function numberColumn(c: string): FieldSql {
-  const eq = (x: Scalar): Sql => (typeof x === 'number' ? sql(`${c} = ?`, x) : FALSE);
-  return {
-    defined: TRUE,
-    present: TRUE,
+    defined: TRUE_SQL,
+    present: TRUE_SQL,
     eq,
-    order: (cmp, x) => (typeof x === 'number' ? sql(`${c} ${ORDER_OPS[cmp]} ?`, x) : FALSE),
+    order: (cmp, x) => (typeof x === type ? sql(`${c} ${ORDER_OPS[cmp]} ?`, bind(x)) : FALSE_SQL),
     has: eq,
   };
 }
 
-/** NOT NULL 0/1 column (pii). JavaScript orders false < true, as 0 < 1. */
-function booleanColumn(c: string): FieldSql {
-  const eq = (x: Scalar): Sql => (typeof x === 'boolean' ? sql(`${c} = ?`, bind(x)) : FALSE);
-  return {
-    defined: TRUE,
-    present: TRUE,
-    eq,
-    order: (cmp, x) => (typeof x === 'boolean' ? sql(`${c} ${ORDER_OPS[cmp]} ?`, bind(x)) : FALSE),
-    has: eq,
-  };
-}
-
-/** NOT NULL JSON array column (tags): never equal to a scalar, never ordered; contains looks inside. */
-function arrayColumn(c: string): FieldSql {
-  return {
-    defined: TRUE,
-    present: TRUE,
-    eq: () => FALSE,
-    order: () => FALSE,
-    has: (x) => {
-      const e = elementEq('je', x);
-      return { text: `EXISTS (SELECT 1 FROM json_each(${c}) AS je WHERE ${e.text})`, params: e.params };
-    },
-  };
-}
-
-/** A metadata path, read with json_type (to tell missing, null, text, number, boolean, array, object apart). */
 function metaField(column: string, path: readonly string[]): FieldSql {
-  path.forEach((p, i) => {
-    if (!META_KEY_RE.test(p)) {
-      throw new EngramError('VALIDATION', `filter field path segment "${p}" is not allowed`, {
-        issues: [{ path: `metadata.${path.slice(0, i + 1).join('.')}`, message: 'letters, digits, "_" and "-" only' }],
-      });
-    }
-  });
   const jsonPath = '$' + path.map((p) => `."${p}"`).join('');
   const jt = `COALESCE(json_type(${column}, ?), 'missing')`;
   const v = `json_extract(${column}, ?)`;
@@ -129,62 +62,28 @@ function metaField(column: string, path: readonly string[]): FieldSql {
   };
 }
 
-function fieldSql(field: FieldRef, alias: string): FieldSql {
-  if (field.kind === 'meta') return metaField(`${alias}.metadata`, field.path);
-  const column = `${alias}.${field.name satisfies FilterColumn}`;
-  switch (FILTER_COLUMNS[field.name]) {
-    case 'string':
-      return stringColumn(column);
-    case 'time':
-    case 'number':
-      return numberColumn(column);
-    case 'boolean':
-      return booleanColumn(column);
-    case 'array':
-      return arrayColumn(column);
-  }
-}
-
-const wrap = (s: Sql): Sql => ({ text: `(${s.text})`, params: s.params });
-const not = (s: Sql): Sql => ({ text: `NOT (${s.text})`, params: s.params });
-
-function allOf(parts: readonly Sql[]): Sql {
-  return parts.length === 0 ? TRUE : joinSql(parts.map(wrap), ' AND ');
-}
-
-function anyOf(parts: readonly Sql[]): Sql {
-  return parts.length === 0 ? FALSE : joinSql(parts.map(wrap), ' OR ');
-}
+export const SQLITE_FILTER_LEAVES: FilterLeaves = {
+  string: (c) => ({
+    defined: sql(`${c} IS NOT NULL`),
+    present: sql(`${c} IS NOT NULL`),
+    eq: (x) => (x === null ? sql(`${c} IS NULL`) : typeof x === 'string' ? sql(`${c} IS ?`, x) : FALSE_SQL),
+    order: (cmp, x) => (typeof x === 'string' ? sql(`${c} IS NOT NULL AND engram_cmp(${c}, ?) ${ORDER_OPS[cmp]} 0`, x) : FALSE_SQL),
+    has: (x) => (typeof x === 'string' ? sql(`${c} IS ?`, x) : FALSE_SQL),
+  }),
+  number: (c) => plainColumn(c, 'number'),
+  boolean: (c) => plainColumn(c, 'boolean'),
+  array: (c) => ({
+    defined: TRUE_SQL,
+    present: TRUE_SQL,
+    eq: () => FALSE_SQL,
+    order: () => FALSE_SQL,
+    has: (x) => {
+      const e = elementEq('je', x);
+      return { text: `EXISTS (SELECT 1 FROM json_each(${c}) AS je WHERE ${e.text})`, params: e.params };
+    },
+  }),
+  meta: metaField,
+};
 
 /** A predicate over the docs row aliased `alias` that holds exactly when `matchesFilter(doc, node)` does. */
-export function compileFilter(node: FilterNode, alias = 'd'): Sql {
-  switch (node.op) {
-    case 'and':
-      return allOf(node.children.map((c) => compileFilter(c, alias)));
-    case 'or':
-      return anyOf(node.children.map((c) => compileFilter(c, alias)));
-    case 'not':
-      return not(compileFilter(node.child, alias));
-    case 'exists': {
-      const f = fieldSql(node.field, alias);
-      return node.value ? f.present : not(f.present);
-    }
-    case 'in':
-    case 'nin': {
-      const f = fieldSql(node.field, alias);
-      const hit = node.values.length === 0 ? FALSE : allOf([f.defined, anyOf(node.values.map((x) => f.eq(x)))]);
-      return node.op === 'in' ? hit : not(hit);
-    }
-    case 'contains': {
-      const f = fieldSql(node.field, alias);
-      const each = node.values.map((x) => f.has(x));
-      return node.mode === 'all' ? allOf(each) : anyOf(each);
-    }
-    case 'cmp': {
-      const f = fieldSql(node.field, alias);
-      if (node.cmp === 'eq') return f.eq(node.value);
-      if (node.cmp === 'ne') return not(f.eq(node.value));
-      return node.value === null ? FALSE : f.order(node.cmp, node.value);
-    }
-  }
-}
+export const compileFilter = (node: FilterNode, alias = 'd'): Sql => compile(SQLITE_FILTER_LEAVES, node, alias);

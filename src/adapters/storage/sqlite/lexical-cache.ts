@@ -6,13 +6,12 @@
  */
 import { lexicalContext, lexicalText } from '../../../core/docs.js';
 import { Bm25Index } from '../../lexical/bm25-index.js';
-import { queryTerms } from '../../lexical/analyzer.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import type { Db } from './connection.js';
-import { DocAttributes, Interner, type DocAttrInput } from './doc-attributes.js';
+import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
 import { PerTenant } from './per-tenant.js';
 import type { StatementCache } from './statements.js';
-import { ATTR_COLUMNS, attrsOf, type AttrRow } from './vector-cache.js';
+import { ATTR_COLUMNS, attrsOf, lexicalHits, type AttrRow } from '../sql/tenant-index.js';
 
 /**
  * Content of the event before an event in its session (redacted ones have no content and are passed over).
@@ -56,14 +55,8 @@ export class LexicalCache {
    * filters (Storage.lexicalSearchWithTermBest); `allowed` as in VectorCache.search.
    */
   search(q: DocQuery & { text: string }, allowed?: ReadonlySet<number>): { hits: DocHit[]; termBest: number[] } {
-    const terms = queryTerms(q.text);
-    const none = { hits: [], termBest: terms.map(() => 0) };
-    if (q.k <= 0 || terms.length === 0) return none;
     const t = this.tenants.get(q.tenant);
-    const pred = t.attrs.compile(q.scope, q.kinds, q.now);
-    if (!pred) return none;
-    const { hits, termBest } = t.index.searchWithTermBest(terms, Math.floor(q.k), (id) => (!allowed || allowed.has(id)) && t.attrs.accepts(id, pred));
-    return { hits: hits.map((h) => ({ docId: h.id, score: h.score })), termBest };
+    return lexicalHits(t.index, t.attrs, q, allowed);
   }
 
   /** `context` is asked for only when the tenant's index is loaded (it costs a lookup). */

@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './connection.js';
 
+const ENGRAM_PREFIX = /\bengram\./g;
+
 /**
  * Prepared statements by SQL text. Fixed statements stay hot; statements built from filters are few
  * distinct shapes in practice, and an LRU bound keeps a stream of ad-hoc filters from growing memory.
@@ -20,7 +22,8 @@ export class StatementCache {
       this.cache.set(text, hit);
       return hit;
     }
-    const stmt = this.db.prepare(text);
+    // Shared statements name tables `engram.<table>` (sql/dialect.ts); one file is one schema here.
+    const stmt = this.db.prepare(text.replace(ENGRAM_PREFIX, ''));
     this.cache.set(text, stmt);
     if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value!);
     return stmt;

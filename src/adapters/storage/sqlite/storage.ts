@@ -4,51 +4,25 @@
  */
 import { EngramError } from '../../../core/errors.js';
 import { isEmpty } from '../../../core/filter.js';
-import type { ApiKeyRecord, Doc, Episode, Example, Fact, FactEvidence, Link, MemoryEvent, Procedure, WorkingMemoryRecord } from '../../../core/types.js';
-import type {
-  AppendResult,
-  AuditRecord,
-  DocHit,
-  DocQuery,
-  EpisodeQuery,
-  EventQuery,
-  ExampleQuery,
-  FactVersionQuery,
-  ForgetReport,
-  ForgetSelector,
-  NewEvent,
-  LinkQuery,
-  PendingEmbedding,
-  ProcedureQuery,
-  RetrievalRecord,
-  ScopeFilter,
-  Storage,
-  StorageCapabilities,
-  TraverseQuery,
-} from '../../../ports/storage.js';
-import * as apiKeys from './api-key-store.js';
+import type { Doc, MemoryEvent } from '../../../core/types.js';
+import type { AppendResult, DocHit, DocQuery, EventQuery, NewEvent, PendingEmbedding, Storage, StorageCapabilities } from '../../../ports/storage.js';
 import { openDatabase, type Db } from './connection.js';
 import { makeWrite, makeWriteRelaxed, type StoreContext } from './context.js';
 import * as docs from './doc-store.js';
+import { SQLITE_DIALECT } from './dialect.js';
+import { sqliteRunner } from './runner.js';
+import type { SqlRunner } from '../sql/program.js';
+import { SqlStorageBase } from '../sql/storage-base.js';
 import * as embeddings from './embedding-store.js';
-import * as episodes from './episode-store.js';
 import { toEngramError } from './errors.js';
 import * as events from './event-store.js';
-import * as evidence from './evidence-store.js';
-import * as examples from './example-store.js';
-import * as facts from './fact-store.js';
-import * as links from './link-store.js';
-import * as logs from './log-store.js';
 import { assertCurrent, migrate, type Migration } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
-import * as procedures from './procedure-store.js';
-import * as retention from './retention.js';
 import { StatementCache } from './statements.js';
 import { FilterMemo } from './filter-memo.js';
 import { LexicalCache } from './lexical-cache.js';
 import { VectorCache } from './vector-cache.js';
-import { assertVector } from './vector-codec.js';
-import * as workingMemory from './working-memory-store.js';
+import { assertVector } from '../sql/vector-codec.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for a private in-memory database. */
@@ -58,18 +32,34 @@ export interface SqliteStorageOptions {
   migrations?: readonly Migration[];
 }
 
-export class SqliteStorage implements Storage {
+export class SqliteStorage extends SqlStorageBase<StoreContext> implements Storage {
   readonly name = 'sqlite';
   /** `ann`: vector search goes through `createVectorIndex`, which may be approximate above its threshold. */
   readonly capabilities: StorageCapabilities = { ann: true, multiProcess: true };
-  private ctx: StoreContext | undefined;
-  private closed = false;
+  protected readonly dialect = SQLITE_DIALECT;
+  private runner: SqlRunner | undefined;
 
   constructor(
     /** The raw connection, for SQLite-specific maintenance and tests. */
     readonly db: Db,
     private readonly opts: SqliteStorageOptions,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected runnerOf(ctx: StoreContext): SqlRunner {
+    this.runner ??= sqliteRunner(ctx);
+    return this.runner;
+  }
+
+  protected toError(what: string, e: unknown): EngramError {
+    return toEngramError(what, e);
+  }
+
+  /** Deleted content must not linger in the WAL's page images. */
+  protected override afterDelete(): void {
+    this.checkpoint();
+  }
 
   async init(opts: { embeddingModel: string; dimension: number }): Promise<void> {
     this.sync('init', () => {
@@ -112,7 +102,7 @@ export class SqliteStorage implements Storage {
   }
 
   async warm(tenant: string): Promise<void> {
-    this.run('warm', (c) => {
+    await this.run('warm', (c) => {
       c.lexical.warm(tenant);
       c.vectors.warm(tenant);
     });
@@ -122,6 +112,7 @@ export class SqliteStorage implements Storage {
     if (this.closed) return;
     this.closed = true;
     this.ctx = undefined;
+    this.runner = undefined;
     this.db.close();
   }
 
@@ -134,34 +125,6 @@ export class SqliteStorage implements Storage {
   }
   async queryEvents(q: EventQuery): Promise<MemoryEvent[]> {
     return this.run('queryEvents', (c) => events.queryEvents(c, q));
-  }
-  async redactEvent(tenant: string, id: string, reason: string, at: number): Promise<boolean> {
-    const done = this.run('redactEvent', (c) => events.redactEvent(c, tenant, id, reason, at));
-    if (done) this.checkpoint();
-    return done;
-  }
-
-  // --- facts ---
-  async putFact(fact: Fact): Promise<{ fact: Fact; duplicate: boolean }> {
-    return this.run('putFact', (c) => facts.putFact(c, fact));
-  }
-  async getFact(tenant: string, id: string): Promise<Fact | undefined> {
-    return this.run('getFact', (c) => facts.getFact(c, tenant, id));
-  }
-  async getLiveFact(tenant: string, key: string, now: number): Promise<Fact | undefined> {
-    return this.run('getLiveFact', (c) => facts.getLiveFact(c, tenant, key, now));
-  }
-  async getFactVersions(q: FactVersionQuery): Promise<Fact[]> {
-    return this.run('getFactVersions', (c) => facts.getFactVersions(c, q));
-  }
-  async findFactByHash(tenant: string, scope: ScopeFilter, source: string | undefined, contentHash: string, now: number): Promise<Fact | undefined> {
-    return this.run('findFactByHash', (c) => facts.findFactByHash(c, tenant, scope, source, contentHash, now));
-  }
-  async updateFactStats(tenant: string, id: string, stats: Pick<Fact, 'confidence' | 'supportCount' | 'contradictCount'>): Promise<void> {
-    this.run('updateFactStats', (c) => facts.updateFactStats(c, tenant, id, stats));
-  }
-  async listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Promise<Fact[]> {
-    return this.run('listFacts', (c) => facts.listFacts(c, q));
   }
 
   // --- retrieval projection ---
@@ -194,119 +157,10 @@ export class SqliteStorage implements Storage {
     return this.run('embeddingBacklog', (c) => embeddings.embeddingBacklog(c, opts.upTo));
   }
   async putEmbeddings(rows: readonly { contentHash: string; vector: Float32Array }[]): Promise<void> {
-    this.run('putEmbeddings', (c) => embeddings.putEmbeddings(c, rows));
+    await this.run('putEmbeddings', (c) => embeddings.putEmbeddings(c, rows));
   }
   async getEmbeddings(contentHashes: readonly string[]): Promise<Map<string, Float32Array>> {
     return this.run('getEmbeddings', (c) => embeddings.getEmbeddings(c, contentHashes));
-  }
-
-  // --- retention ---
-  async forget(sel: ForgetSelector, at: number): Promise<ForgetReport> {
-    const report = this.run('forget', (c) => retention.forget(c, sel, at));
-    if (Object.values(report).some((n) => (n ?? 0) > 0)) this.checkpoint();
-    return report;
-  }
-  async sweepExpired(now: number): Promise<number> {
-    const n = this.run('sweepExpired', (c) => retention.sweepExpired(c, now));
-    if (n > 0) this.checkpoint();
-    return n;
-  }
-
-  // --- episodes ---
-  async putEpisode(episode: Episode): Promise<void> {
-    this.run('putEpisode', (c) => episodes.putEpisode(c, episode));
-  }
-  async getEpisodes(tenant: string, ids: readonly string[]): Promise<Episode[]> {
-    return this.run('getEpisodes', (c) => episodes.getEpisodes(c, tenant, ids));
-  }
-  async listEpisodes(q: EpisodeQuery): Promise<Episode[]> {
-    return this.run('listEpisodes', (c) => episodes.listEpisodes(c, q));
-  }
-
-  // --- links ---
-  async putLinks(batch: readonly Link[]): Promise<Link[]> {
-    return this.run('putLinks', (c) => links.putLinks(c, batch));
-  }
-  async getLinks(q: LinkQuery): Promise<Link[]> {
-    return this.run('getLinks', (c) => links.getLinks(c, q));
-  }
-  async traverse(q: TraverseQuery): Promise<{ link: Link; depth: number }[]> {
-    return this.run('traverse', (c) => links.traverse(c, q));
-  }
-  async deleteLinks(tenant: string, ids: readonly string[]): Promise<number> {
-    return this.run('deleteLinks', (c) => links.deleteLinks(c, tenant, ids));
-  }
-
-  // --- fact evidence ---
-  async addFactEvidence(rows: readonly FactEvidence[]): Promise<void> {
-    this.run('addFactEvidence', (c) => evidence.addFactEvidence(c, rows));
-  }
-  async getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]> {
-    return this.run('getFactEvidence', (c) => evidence.getFactEvidence(c, tenant, factId));
-  }
-
-  // --- procedures ---
-  async putProcedure(p: Procedure): Promise<void> {
-    this.run('putProcedure', (c) => procedures.putProcedure(c, p));
-  }
-  async getProcedures(tenant: string, ids: readonly string[]): Promise<Procedure[]> {
-    return this.run('getProcedures', (c) => procedures.getProcedures(c, tenant, ids));
-  }
-  async listProcedures(q: ProcedureQuery): Promise<Procedure[]> {
-    return this.run('listProcedures', (c) => procedures.listProcedures(c, q));
-  }
-
-  // --- feedback examples ---
-  async putExample(e: Example): Promise<void> {
-    this.run('putExample', (c) => examples.putExample(c, e));
-  }
-  async getExamples(tenant: string, ids: readonly string[]): Promise<Example[]> {
-    return this.run('getExamples', (c) => examples.getExamples(c, tenant, ids));
-  }
-  async findExample(tenant: string, scope: ScopeFilter, contentHash: string): Promise<Example | undefined> {
-    return this.run('findExample', (c) => examples.findExample(c, tenant, scope, contentHash));
-  }
-  async listExamples(q: ExampleQuery): Promise<Example[]> {
-    return this.run('listExamples', (c) => examples.listExamples(c, q));
-  }
-  async deleteExample(tenant: string, id: string): Promise<boolean> {
-    return this.run('deleteExample', (c) => examples.deleteExample(c, tenant, id));
-  }
-
-  // --- working memory ---
-  async getWorkingMemory(tenant: string, sessionId: string, now: number): Promise<WorkingMemoryRecord | undefined> {
-    return this.run('getWorkingMemory', (c) => workingMemory.getWorkingMemory(c, tenant, sessionId, now));
-  }
-  async putWorkingMemory(rec: Omit<WorkingMemoryRecord, 'version'>, expectedVersion: number): Promise<WorkingMemoryRecord> {
-    return this.run('putWorkingMemory', (c) => workingMemory.putWorkingMemory(c, rec, expectedVersion));
-  }
-  async deleteWorkingMemory(tenant: string, sessionId: string): Promise<boolean> {
-    return this.run('deleteWorkingMemory', (c) => workingMemory.deleteWorkingMemory(c, tenant, sessionId));
-  }
-
-  // --- API keys ---
-  async putApiKey(k: ApiKeyRecord): Promise<void> {
-    this.run('putApiKey', (c) => apiKeys.putApiKey(c, k));
-  }
-  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    return this.run('findApiKeyByHash', (c) => apiKeys.findApiKeyByHash(c, hash));
-  }
-  async listApiKeys(tenant?: string): Promise<ApiKeyRecord[]> {
-    return this.run('listApiKeys', (c) => apiKeys.listApiKeys(c, tenant));
-  }
-  async revokeApiKey(id: string, at: number): Promise<boolean> {
-    return this.run('revokeApiKey', (c) => apiKeys.revokeApiKey(c, id, at));
-  }
-
-  // --- logs ---
-  async putRetrieval(rec: RetrievalRecord): Promise<void> {
-    this.run('putRetrieval', (c) => logs.putRetrieval(c, rec));
-  }
-  async getRetrieval(tenant: string, id: string): Promise<RetrievalRecord | undefined> {
-    return this.run('getRetrieval', (c) => logs.getRetrieval(c, tenant, id));
-  }
-  async listAudit(tenant: string, limit: number): Promise<AuditRecord[]> {
-    return this.run('listAudit', (c) => logs.listAudit(c, tenant, limit));
   }
 
   // --- SQLite-specific maintenance ---
@@ -328,14 +182,6 @@ export class SqliteStorage implements Storage {
     if (this.closed || this.opts.readonly || this.opts.path === ':memory:') return;
     this.sync('vacuum', () => this.db.exec('VACUUM'));
     this.checkpoint();
-  }
-
-  /** Runs a store function with the initialised context, mapping every failure to an EngramError. */
-  private run<T>(what: string, fn: (c: StoreContext) => T): T {
-    return this.sync(what, () => {
-      if (!this.ctx) throw new EngramError(this.closed ? 'UNAVAILABLE' : 'ADAPTER', `sqlite storage: ${what} before init()${this.closed ? ' or after close()' : ''}`);
-      return fn(this.ctx);
-    });
   }
 
   private sync<T>(what: string, fn: () => T): T {

@@ -9,10 +9,11 @@ import { createVectorIndex } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import type { Db } from './connection.js';
-import { DocAttributes, Interner, type DocAttrInput } from './doc-attributes.js';
+import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
 import { PerTenant } from './per-tenant.js';
 import type { StatementCache } from './statements.js';
-import { blobToVector, unit } from './vector-codec.js';
+import { blobToVector, unit } from '../sql/vector-codec.js';
+import { ATTR_COLUMNS, attrsOf, vectorHits, type AttrRow } from '../sql/tenant-index.js';
 
 interface TenantVectors {
   index: VectorIndex;
@@ -23,26 +24,6 @@ interface LoadRow extends AttrRow {
   doc_id: number;
   vector: Buffer;
 }
-
-export interface AttrRow {
-  kind: string;
-  user_id: string | null;
-  agent_id: string | null;
-  session_id: string | null;
-  task_id: string | null;
-  expires_at: number | null;
-}
-
-export const ATTR_COLUMNS = 'd.kind, d.user_id, d.agent_id, d.session_id, d.task_id, d.expires_at';
-
-export const attrsOf = (r: AttrRow): DocAttrInput => ({
-  kind: r.kind,
-  userId: r.user_id,
-  agentId: r.agent_id,
-  sessionId: r.session_id,
-  taskId: r.task_id,
-  expiresAt: r.expires_at,
-});
 
 export class VectorCache {
   private readonly tenants: PerTenant<TenantVectors>;
@@ -69,13 +50,7 @@ export class VectorCache {
   search(q: DocQuery & { vector: Float32Array }, allowed?: ReadonlySet<number>): DocHit[] {
     if (q.k <= 0) return [];
     const tv = this.tenants.get(q.tenant);
-    const pred = tv.attrs.compile(q.scope, q.kinds, q.now);
-    if (!pred || tv.index.size === 0) return [];
-    const hits = tv.index.search(unit(q.vector), q.k, {
-      ...(allowed ? { allowed } : {}),
-      accept: (id) => tv.attrs.accepts(id, pred),
-    });
-    return hits.map((h) => ({ docId: h.id, score: h.score }));
+    return vectorHits(tv.index, tv.attrs, q, allowed);
   }
 
   /** Loads the tenant's index and completes its HNSW graph (see Storage.warm). */

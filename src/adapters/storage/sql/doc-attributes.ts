@@ -12,6 +12,23 @@ export interface DocAttrInput {
   expiresAt: number | null;
 }
 
+/** A doc's searchable attributes (absent fields as null). */
+export const docAttrsOf = (d: {
+  kind: string;
+  userId?: string | undefined;
+  agentId?: string | undefined;
+  sessionId?: string | undefined;
+  taskId?: string | undefined;
+  expiresAt?: number | undefined;
+}): DocAttrInput => ({
+  kind: d.kind,
+  userId: d.userId ?? null,
+  agentId: d.agentId ?? null,
+  sessionId: d.sessionId ?? null,
+  taskId: d.taskId ?? null,
+  expiresAt: d.expiresAt ?? null,
+});
+
 /** Strings to small integers; 0 stands for "absent". Shared by every tenant table of one cache. */
 export class Interner {
   private readonly codes = new Map<string, number>();

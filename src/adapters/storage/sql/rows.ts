@@ -1,19 +1,16 @@
 /**
- * Row shapes as the drivers return them and their mapping to the records of `src/core/types.ts`.
- * NULL maps to `undefined`. bigint columns arrive as strings from `pg` and as numbers from PGlite, so
- * they go through `num`. Records' JSON is stored as text and parsed here and nowhere else.
+ * Row shapes as the engines return them and their mapping to the records of `src/core/types.ts`, once for
+ * every engine: the differences (bigint as string, 0/1 or boolean, JSON as text or parsed, text[] or JSON
+ * text) go through the codecs of `codec.ts`. NULL maps to `undefined` (optional fields absent).
  */
 import type { NewDoc } from '../../../core/docs.js';
-import type { Actor, Doc, DocKind, EventType, Fact, FactKind, Json, JsonObject, MemoryEvent, PiiReport, Provenance } from '../../../core/types.js';
+import type { Doc, DocKind, EventType, Actor, Fact, FactKind, JsonObject, MemoryEvent, PiiReport, Provenance } from '../../../core/types.js';
+import { bool, num, opt, optJson, parsed, toNull, type BigIntish, type Boolish } from './codec.js';
+import type { Dialect } from './dialect.js';
+
+export { jsonOrNull, num, toNull } from './codec.js';
 
 type Opt<T> = T | null;
-type BigIntish = number | string;
-
-export const num = (v: BigIntish): number => (typeof v === 'number' ? v : Number(v));
-const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-const optJson = (v: string | null): Json | undefined => (v === null ? undefined : (JSON.parse(v) as Json));
-export const toNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-export const jsonOrNull = (v: Json | undefined): string | null => (v === undefined ? null : JSON.stringify(v));
 
 export interface EventRow {
   pk: BigIntish;
@@ -32,6 +29,7 @@ export interface EventRow {
   importance: number;
   source: Opt<string>;
   expires_at: Opt<number>;
+  // from event_contents (NULL when redacted)
   name: Opt<string>;
   content: Opt<string>;
   tool: Opt<string>;
@@ -41,13 +39,84 @@ export interface EventRow {
   metadata: Opt<string>;
   content_hash: Opt<string>;
   pii: Opt<string>;
+  // from event_redactions
   redacted_at: Opt<number>;
   reason: Opt<string>;
 }
 
+export interface FactRow {
+  pk: BigIntish;
+  tenant: string;
+  id: string;
+  key: string;
+  version: number;
+  supersedes: Opt<string>;
+  kind: string;
+  text: string;
+  subject: Opt<string>;
+  predicate: Opt<string>;
+  value: Opt<string>;
+  source: Opt<string>;
+  section: Opt<string>;
+  user_id: Opt<string>;
+  agent_id: Opt<string>;
+  session_id: Opt<string>;
+  task_id: Opt<string>;
+  tags: string;
+  pii: Boolish;
+  pii_report: string;
+  metadata: string;
+  confidence: number;
+  support_count: number;
+  contradict_count: number;
+  importance: number;
+  valid_from: Opt<number>;
+  valid_to: Opt<number>;
+  recorded_at: number;
+  expired_at: Opt<number>;
+  expires_at: Opt<number>;
+  content_hash: string;
+  provenance: string;
+}
+
+export interface DocRow {
+  doc_id: BigIntish;
+  tenant: string;
+  kind: string;
+  ref_id: string;
+  user_id: Opt<string>;
+  agent_id: Opt<string>;
+  session_id: Opt<string>;
+  task_id: Opt<string>;
+  text: string;
+  ts: number;
+  importance: number;
+  type: Opt<string>;
+  actor: Opt<string>;
+  source: Opt<string>;
+  section: Opt<string>;
+  state_label: Opt<string>;
+  /** JSON text (SQLite) or text[] (PostgreSQL). */
+  tags: string | string[];
+  pii: Boolish;
+  /** JSON text (SQLite) or jsonb (PostgreSQL). */
+  metadata: string | JsonObject;
+  content_hash: string;
+  expires_at: Opt<number>;
+  confidence: number;
+}
+
+/** The columns `getDocs` reads (everything but the engine's index columns). */
+export const DOC_READ_COLUMNS =
+  'doc_id, tenant, kind, ref_id, user_id, agent_id, session_id, task_id, text, ts, importance, type, actor, source, section, state_label, tags, pii, metadata, content_hash, expires_at, confidence';
+
+
 const NO_PII: PiiReport = { scrubbed: false, counts: {} };
 
-/** A redacted event keeps its timeline fields; content '' and metadata `{ redacted: { at, reason } }`. */
+/**
+ * A redacted event keeps its timeline fields; its content is '' and its metadata says when and why it was
+ * redacted (`{ redacted: { at, reason } }`), with no tags, hash or PII report.
+ */
 export function rowToEvent(r: EventRow): MemoryEvent {
   const base = {
     id: r.id,
@@ -90,41 +159,6 @@ export function rowToEvent(r: EventRow): MemoryEvent {
   };
 }
 
-export interface FactRow {
-  pk: BigIntish;
-  tenant: string;
-  id: string;
-  key: string;
-  version: number;
-  supersedes: Opt<string>;
-  kind: string;
-  text: string;
-  subject: Opt<string>;
-  predicate: Opt<string>;
-  value: Opt<string>;
-  source: Opt<string>;
-  section: Opt<string>;
-  user_id: Opt<string>;
-  agent_id: Opt<string>;
-  session_id: Opt<string>;
-  task_id: Opt<string>;
-  tags: string;
-  pii: boolean;
-  pii_report: string;
-  metadata: string;
-  confidence: number;
-  support_count: number;
-  contradict_count: number;
-  importance: number;
-  valid_from: Opt<number>;
-  valid_to: Opt<number>;
-  recorded_at: number;
-  expired_at: Opt<number>;
-  expires_at: Opt<number>;
-  content_hash: string;
-  provenance: string;
-}
-
 export function rowToFact(r: FactRow): Fact {
   return {
     id: r.id,
@@ -144,7 +178,7 @@ export function rowToFact(r: FactRow): Fact {
     source: opt(r.source),
     section: opt(r.section),
     tags: JSON.parse(r.tags) as string[],
-    pii: r.pii,
+    pii: bool(r.pii),
     piiReport: JSON.parse(r.pii_report) as PiiReport,
     metadata: JSON.parse(r.metadata) as JsonObject,
     confidence: r.confidence,
@@ -161,6 +195,7 @@ export function rowToFact(r: FactRow): Fact {
   };
 }
 
+/** Parameters for `INSERT INTO facts`, in the column order of `FACT_COLUMNS`. */
 export const FACT_COLUMNS = [
   'tenant', 'id', 'key', 'version', 'supersedes', 'kind', 'text', 'subject', 'predicate', 'value', 'source', 'section',
   'user_id', 'agent_id', 'session_id', 'task_id', 'tags', 'pii', 'pii_report', 'metadata', 'confidence', 'support_count',
@@ -168,44 +203,15 @@ export const FACT_COLUMNS = [
   'provenance',
 ] as const;
 
-export function factParams(f: Fact): (string | number | boolean | null)[] {
+export function factParams(f: Fact, d: Pick<Dialect, 'bool'>): (string | number | boolean | null)[] {
   return [
     f.tenant, f.id, f.key, f.version, toNull(f.supersedes), f.kind, f.text, toNull(f.subject), toNull(f.predicate),
     toNull(f.value), toNull(f.source), toNull(f.section), toNull(f.userId), toNull(f.agentId), toNull(f.sessionId),
-    toNull(f.taskId), JSON.stringify(f.tags), f.pii, JSON.stringify(f.piiReport), JSON.stringify(f.metadata),
+    toNull(f.taskId), JSON.stringify(f.tags), d.bool(f.pii), JSON.stringify(f.piiReport), JSON.stringify(f.metadata),
     f.confidence, f.supportCount, f.contradictCount, f.importance, toNull(f.validFrom), toNull(f.validTo), f.recordedAt,
     toNull(f.expiredAt), toNull(f.expiresAt), f.contentHash, JSON.stringify(f.provenance),
   ];
 }
-
-export interface DocRow {
-  doc_id: BigIntish;
-  tenant: string;
-  kind: string;
-  ref_id: string;
-  user_id: Opt<string>;
-  agent_id: Opt<string>;
-  session_id: Opt<string>;
-  task_id: Opt<string>;
-  text: string;
-  ts: number;
-  importance: number;
-  type: Opt<string>;
-  actor: Opt<string>;
-  source: Opt<string>;
-  section: Opt<string>;
-  state_label: Opt<string>;
-  tags: string[];
-  pii: boolean;
-  metadata: JsonObject;
-  content_hash: string;
-  expires_at: Opt<number>;
-  confidence: number;
-}
-
-/** The columns `getDocs` reads (everything but the index columns). */
-export const DOC_READ_COLUMNS =
-  'doc_id, tenant, kind, ref_id, user_id, agent_id, session_id, task_id, text, ts, importance, type, actor, source, section, state_label, tags, pii, metadata, content_hash, expires_at, confidence';
 
 export function rowToDoc(r: DocRow): Doc {
   return {
@@ -225,16 +231,41 @@ export function rowToDoc(r: DocRow): Doc {
     source: opt(r.source),
     section: opt(r.section),
     stateLabel: opt(r.state_label),
-    tags: r.tags,
-    pii: r.pii,
-    metadata: r.metadata,
+    tags: parsed<string[]>(r.tags),
+    pii: bool(r.pii),
+    metadata: parsed<JsonObject>(r.metadata),
     contentHash: r.content_hash,
     expiresAt: opt(r.expires_at),
     confidence: r.confidence,
   };
 }
 
-/** Column-wise arrays of docs for one `INSERT … SELECT FROM unnest(…)`. */
+export const DOC_COLUMNS = [
+  'tenant', 'kind', 'ref_id', 'user_id', 'agent_id', 'session_id', 'task_id', 'text', 'ts', 'importance', 'type', 'actor',
+  'source', 'section', 'state_label', 'tags', 'pii', 'metadata', 'content_hash', 'expires_at', 'confidence',
+] as const;
+
+export function docParams(d: NewDoc): (string | number | null)[] {
+  return [
+    d.tenant, d.kind, d.refId, toNull(d.userId), toNull(d.agentId), toNull(d.sessionId), toNull(d.taskId), d.text, d.ts,
+    d.importance, toNull(d.type), toNull(d.actor), toNull(d.source), toNull(d.section), toNull(d.stateLabel),
+    JSON.stringify(d.tags), d.pii ? 1 : 0, JSON.stringify(d.metadata), d.contentHash, toNull(d.expiresAt), d.confidence,
+  ];
+}
+
+/** `INSERT INTO engram.<table> (columns) VALUES (?, …)`. */
+export function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO engram.${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+}
+
+/** `INSERT … ON CONFLICT (key) DO UPDATE SET every other column`: a record replaced whole by its key (both engines). */
+export function upsertSql(table: string, columns: readonly string[], key: readonly string[]): string {
+  const set = columns.filter((c) => !key.includes(c)).map((c) => `${c} = excluded.${c}`);
+  return `${insertSql(table, columns)}
+    ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${set.join(', ')}`;
+}
+
+/** Column-wise arrays of docs for one `INSERT … SELECT FROM unnest(…)` (PostgreSQL's batch insert). */
 export function docColumns(docs: readonly NewDoc[], search: readonly string[]) {
   return {
     tenant: docs.map((d) => d.tenant),

@@ -16,7 +16,7 @@ import type {
   Procedure,
   WorkingMemoryRecord,
 } from '../../../core/types.js';
-import { toNull } from './rows.js';
+import { toNull } from './codec.js';
 
 type Opt<T> = T | null;
 type Param = string | number | null;
