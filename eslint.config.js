@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'testing/**', 'bench/**', 'examples/**'],
+    files: ['**/*.test.ts', 'testing/**', 'src/testing/**', 'bench/**', 'examples/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { openRedisCache } from '../src/adapters/cache/redis-cache.js';
 import { withCache } from '../src/adapters/cache/with-cache.js';
 import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import { makeEvent, makeFact, NOW, reviseFact, TEST_DIM, TEST_MODEL } from './storage-factories.js';
+import { makeEvent, makeFact, NOW, reviseFact, TEST_DIM, TEST_MODEL } from '../src/testing/storage-factories.js';
 
 const TENANT = 'tenant-a';
 const [path, url, keyPrefix] = process.argv.slice(2);

@@ -11,7 +11,7 @@ import type { RedisCacheOptionsInput } from '../src/adapters/cache/options.js';
 import { withCache } from '../src/adapters/cache/with-cache.js';
 import { openSqliteStorage, type SqliteStorage } from '../src/adapters/storage/sqlite/index.js';
 import { adminClient, dropPrefix, REDIS_URL, testPrefix } from './redis-server.js';
-import { TEST_DIM, TEST_MODEL } from './storage-factories.js';
+import { TEST_DIM, TEST_MODEL } from '../src/testing/storage-factories.js';
 
 export interface Side {
   /** The decorated storage (what the engine would use). */

@@ -5,7 +5,7 @@
  *   append-many <db> <tenant> <count>         append <count> one-event batches, print "done <count>", exit
  */
 import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import { makeEvent, TEST_DIM, TEST_MODEL } from './storage-factories.js';
+import { makeEvent, TEST_DIM, TEST_MODEL } from '../src/testing/storage-factories.js';
 
 const [cmd, path, tenant, arg] = process.argv.slice(2);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeEpisode, makeExample, makeProcedure } from '../../testing/storage-factories-learn.js';
+import { makeEpisode, makeExample, makeProcedure } from '../testing/storage-factories-learn.js';
 import { episodeDocText, episodeToDoc, exampleToDoc, procedureToDoc } from './docs-learn.js';
 import { contentHash } from './text.js';
 

@@ -2,7 +2,7 @@
  * The storage port. Every method takes the tenant explicitly and every adapter must confine every query to
  * it: tenant is a hard partition, not a relevance hint. Scoring, fusion and budgeting are not here; an
  * adapter stores records, keeps the retrieval projection (`Doc`) and its indexes in step, and answers
- * queries. Semantics that must agree across adapters are pinned by `testing/storage-conformance.ts`.
+ * queries. Semantics that must agree across adapters are pinned by `src/testing/storage-conformance.ts` (exported as `engram/testing`).
  */
 import type { FilterNode } from '../core/filter.js';
 import type {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { describeStorageConformance } from '../../../testing/storage-conformance.js';
+import { describeStorageConformance } from '../../testing/storage-conformance.js';
 import { adminClient, dropPrefix, REDIS_URL, requireRedis, testPrefix } from '../../../testing/redis-server.js';
 import type { Storage } from '../../ports/storage.js';
 import { readTwice } from '../../../testing/redis-read-twice.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeEvents, makeFact, NOW } from '../../../testing/storage-factories.js';
+import { makeEvents, makeFact, NOW } from '../../testing/storage-factories.js';
 import { decodeVersioned, isWindowQuery, serveLiveFact, serveWindow, serveWorkingMemory, windowKeyOf } from './freshness.js';
 import { canonicalJson, globEscape, KeyLayout, queryDigest } from './keys.js';
 

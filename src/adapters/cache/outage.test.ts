@@ -15,7 +15,7 @@ import {
   waitFor,
   type DedicatedRedis,
 } from '../../../testing/redis-server.js';
-import { makeEvent, makeEvents, makeFact, NOW, reviseFact } from '../../../testing/storage-factories.js';
+import { makeEvent, makeEvents, makeFact, NOW, reviseFact } from '../../testing/storage-factories.js';
 
 const T = 'tenant-a';
 const window = (lastN = 5): EventQuery => ({ tenant: T, lastN, now: NOW });

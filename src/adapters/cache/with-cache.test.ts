@@ -3,7 +3,7 @@ import type { WorkingMemoryRecord } from '../../core/types.js';
 import type { EventQuery, Storage } from '../../ports/storage.js';
 import { openPair, openSide, type Pair, type Side } from '../../../testing/redis-fixture.js';
 import { adminClient, keysWithPrefix, REDIS_URL, requireRedis } from '../../../testing/redis-server.js';
-import { BASE_TS, makeEvent, makeEvents, makeFact, NOW, reviseFact } from '../../../testing/storage-factories.js';
+import { BASE_TS, makeEvent, makeEvents, makeFact, NOW, reviseFact } from '../../testing/storage-factories.js';
 import { isEngramError } from '../../core/errors.js';
 import { openSqliteStorage } from '../storage/sqlite/index.js';
 import { windowKeyOf } from './freshness.js';

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Doc } from '../../../core/types.js';
 import { matchesFilter, parseFilter, type FilterNode } from '../../../core/filter.js';
-import { docArb, filterArb } from '../../../../testing/storage-filter-arbitraries.js';
+import { docArb, filterArb } from '../../../testing/storage-filter-arbitraries.js';
 import { dropSchema, freshSchema, sharedPglite, sharedPglitePool } from '../../../../testing/postgres-pglite.js';
-import { TEST_DIM, TEST_MODEL } from '../../../../testing/storage-factories.js';
+import { TEST_DIM, TEST_MODEL } from '../../../testing/storage-factories.js';
 import { compileFilter } from './filter-sql.js';
 import { openPostgresStorage, type PoolLike } from './index.js';
 import { render, sql, type Sql } from './sql.js';
@@ -74,7 +74,7 @@ describe('compileFilter (PostgreSQL)', () => {
   it('orders strings as JavaScript does, astral characters included', async () => {
     await run(sql('DELETE FROM engram.docs'));
     const values = ['a', 'B', '\uFF5E', '\u{1F600}', '\u{10FFFF}', '\u{10FFFF}a', '\uE000', 'é', ''];
-    const base = (await import('../../../../testing/storage-factories.js')).NOW;
+    const base = (await import('../../../testing/storage-factories.js')).NOW;
     const ids = await insertDocs(
       values.map((source) => ({
         tenant: 't', kind: 'event', refId: 'r', text: 'x', ts: base, importance: 0, tags: [], pii: false, metadata: { s: source },

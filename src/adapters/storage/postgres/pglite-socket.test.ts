@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { describeStorageConformance } from '../../../../testing/storage-conformance.js';
+import { describeStorageConformance } from '../../../testing/storage-conformance.js';
 import { dropSchema, freshSchema, sharedPglite, sharedPglitePool, startPgliteSocket, type SocketServer } from '../../../../testing/postgres-pglite.js';
 import { openPostgresStorage } from './index.js';
 

@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { describeStorageConformance } from '../../../../testing/storage-conformance.js';
+import { describeStorageConformance } from '../../../testing/storage-conformance.js';
 import { dropSchema, freshSchema, sharedPglite, sharedPglitePool } from '../../../../testing/postgres-pglite.js';
 import { openPostgresStorage } from './index.js';
 

@@ -9,7 +9,7 @@ import { eventToDoc } from '../../../core/docs.js';
 import { matchesFilter, type FilterNode } from '../../../core/filter.js';
 import type { DocQuery, NewEvent } from '../../../ports/storage.js';
 import { dropSchema, freshSchema, sharedPglite, sharedPglitePool } from '../../../../testing/postgres-pglite.js';
-import { cosine, makeEvent, NOW, seededRng, type Rng } from '../../../../testing/storage-factories.js';
+import { cosine, makeEvent, NOW, seededRng, type Rng } from '../../../testing/storage-factories.js';
 import { openPostgresStorage, type PoolLike, type PostgresStorage } from './index.js';
 
 const DIM = 32;

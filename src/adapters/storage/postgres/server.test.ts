@@ -4,8 +4,8 @@
  * testing/postgres-server.ts).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeStorageConformance } from '../../../../testing/storage-conformance.js';
-import { makeEvents, NOW, TEST_DIM, TEST_MODEL, unitVector } from '../../../../testing/storage-factories.js';
+import { describeStorageConformance } from '../../../testing/storage-conformance.js';
+import { makeEvents, NOW, TEST_DIM, TEST_MODEL, unitVector } from '../../../testing/storage-factories.js';
 import { freshSchema } from '../../../../testing/postgres-pglite.js';
 import { adminPool, requireServer, SERVER_URL } from '../../../../testing/postgres-server.js';
 import { openPostgresStorage, type PostgresStorage } from './index.js';

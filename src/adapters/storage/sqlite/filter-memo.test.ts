@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeEvent, NOW, TEST_DIM, TEST_MODEL } from '../../../../testing/storage-factories.js';
+import { makeEvent, NOW, TEST_DIM, TEST_MODEL } from '../../../testing/storage-factories.js';
 import type { FilterNode } from '../../../core/filter.js';
 import { openSqliteStorage, type SqliteStorage } from './index.js';
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchesFilter, parseFilter, type FilterNode } from '../../../core/filter.js';
-import { docArb, filterArb } from '../../../../testing/storage-filter-arbitraries.js';
+import { docArb, filterArb } from '../../../testing/storage-filter-arbitraries.js';
 import { openDatabase } from './connection.js';
 import { compileFilter } from './filter-sql.js';
 import { migrate } from './migrate.js';

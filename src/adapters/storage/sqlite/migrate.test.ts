@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeEvent, TEST_DIM, TEST_MODEL } from '../../../../testing/storage-factories.js';
+import { makeEvent, TEST_DIM, TEST_MODEL } from '../../../testing/storage-factories.js';
 import { openDatabase } from './connection.js';
 import { migrate, schemaVersion, type Migration } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEngramError } from '../../../core/errors.js';
-import { describeStorageConformance } from '../../../../testing/storage-conformance.js';
-import { makeEvent, makeEvents, makeFact, NOW, seededRng, TEST_DIM, TEST_MODEL, unitVector } from '../../../../testing/storage-factories.js';
+import { describeStorageConformance } from '../../../testing/storage-conformance.js';
+import { makeEvent, makeEvents, makeFact, NOW, seededRng, TEST_DIM, TEST_MODEL, unitVector } from '../../../testing/storage-factories.js';
 import { openSqliteStorage, type SqliteStorage } from './index.js';
 
 describeStorageConformance('sqlite (file)', async () => {

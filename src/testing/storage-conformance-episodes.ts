@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { episodeToDoc } from '../src/core/docs-learn.js';
-import type { FilterNode } from '../src/core/filter.js';
-import type { DocKind, Episode } from '../src/core/types.js';
-import type { EpisodeQuery } from '../src/ports/storage.js';
+import { episodeToDoc } from '../core/docs-learn.js';
+import type { FilterNode } from '../core/filter.js';
+import type { DocKind, Episode } from '../core/types.js';
+import type { EpisodeQuery } from '../ports/storage.js';
 import { makeEpisode } from './storage-factories-learn.js';
 import { NOW, unitVector } from './storage-factories.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';

@@ -2,10 +2,10 @@
  * Small factories for storage tests: records with random-but-valid fields, seeded so a failure
  * reproduces, and random unit vectors of a small dimension (storage does not care what they mean).
  */
-import { ACTORS, EVENT_TYPES, type Fact, type JsonObject } from '../src/core/types.js';
-import { newId } from '../src/core/ids.js';
-import { contentHash } from '../src/core/text.js';
-import type { NewEvent } from '../src/ports/storage.js';
+import { ACTORS, EVENT_TYPES, type Fact, type JsonObject } from '../core/types.js';
+import { newId } from '../core/ids.js';
+import { contentHash } from '../core/text.js';
+import type { NewEvent } from '../ports/storage.js';
 
 export const TEST_MODEL = 'conformance-embedder-v1';
 export const TEST_DIM = 8;

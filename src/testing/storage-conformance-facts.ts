@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentHash } from '../src/core/text.js';
+import { contentHash } from '../core/text.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';
 import { makeFact, NOW, reviseFact } from './storage-factories.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyRecord } from '../src/core/types.js';
+import type { ApiKeyRecord } from '../core/types.js';
 import { makeApiKey } from './storage-factories-learn.js';
 import { NOW } from './storage-factories.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEngramError } from '../src/core/errors.js';
+import { isEngramError } from '../core/errors.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';
 import { makeEvent, makeEvents, NOW } from './storage-factories.js';
 

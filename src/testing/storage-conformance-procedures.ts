@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exampleToDoc, procedureToDoc } from '../src/core/docs-learn.js';
-import type { FilterNode } from '../src/core/filter.js';
-import { contentHash } from '../src/core/text.js';
-import type { DocKind, Example, Procedure } from '../src/core/types.js';
+import { exampleToDoc, procedureToDoc } from '../core/docs-learn.js';
+import type { FilterNode } from '../core/filter.js';
+import { contentHash } from '../core/text.js';
+import type { DocKind, Example, Procedure } from '../core/types.js';
 import { makeEpisode, makeExample, makeProcedure } from './storage-factories-learn.js';
 import { makeEvent, makeFact, NOW, unitVector } from './storage-factories.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';

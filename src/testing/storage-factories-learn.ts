@@ -2,9 +2,9 @@
  * Factories for the learn records (episodes, links, evidence, procedures, examples, working memory, API
  * keys), in the manner of `storage-factories.ts`: valid records with seeded random fields; overrides win.
  */
-import { contentHash } from '../src/core/text.js';
-import { newId } from '../src/core/ids.js';
-import type { ApiKeyRecord, Episode, Example, FactEvidence, Link, Procedure } from '../src/core/types.js';
+import { contentHash } from '../core/text.js';
+import { newId } from '../core/ids.js';
+import type { ApiKeyRecord, Episode, Example, FactEvidence, Link, Procedure } from '../core/types.js';
 import { BASE_TS, sentence, sharedRng, type Rng } from './storage-factories.js';
 
 /** A closed episode of 3 events unless overridden; `closed: false` gives an open one. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectCode, type StorageHarness } from './storage-harness.js';
 import { makeEvent, makeEvents, makeFact, NOW, unitVector } from './storage-factories.js';
-import type { RetrievalRecord } from '../src/ports/storage.js';
+import type { RetrievalRecord } from '../ports/storage.js';
 
 export function describeLogs(h: StorageHarness): void {
   describe('retrieval log and audit', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Episode, Example, Fact, Procedure } from '../src/core/types.js';
+import type { Episode, Example, Fact, Procedure } from '../core/types.js';
 import { makeApiKey, makeEpisode, makeEvidence, makeExample, makeLink, makeProcedure } from './storage-factories-learn.js';
 import { makeEvent, makeFact, NOW, unitVector } from './storage-factories.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';

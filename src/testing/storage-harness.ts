@@ -1,7 +1,7 @@
 /** Per-test storage lifecycle for the conformance suite: a fresh, initialised storage for every test. */
 import { afterEach, beforeEach, expect } from 'vitest';
-import { isEngramError } from '../src/core/errors.js';
-import type { Storage } from '../src/ports/storage.js';
+import { isEngramError } from '../core/errors.js';
+import type { Storage } from '../ports/storage.js';
 import { reseed, TEST_DIM, TEST_MODEL } from './storage-factories.js';
 
 /**

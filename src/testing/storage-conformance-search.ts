@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eventToDoc, factToDoc } from '../src/core/docs.js';
-import { matchesFilter, type FilterNode } from '../src/core/filter.js';
-import type { Doc, DocKind, Fact } from '../src/core/types.js';
-import type { DocQuery, NewEvent, ScopeFilter } from '../src/ports/storage.js';
+import { eventToDoc, factToDoc } from '../core/docs.js';
+import { matchesFilter, type FilterNode } from '../core/filter.js';
+import type { Doc, DocKind, Fact } from '../core/types.js';
+import type { DocQuery, NewEvent, ScopeFilter } from '../ports/storage.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';
 import { cosine, makeEvent, makeFact, NOW, reviseFact, seededRng, TEST_DIM, unitVector } from './storage-factories.js';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventToDoc, factToDoc } from '../src/core/docs.js';
-import { matchesFilter } from '../src/core/filter.js';
-import { EVENT_TYPES, type Fact } from '../src/core/types.js';
-import type { NewEvent } from '../src/ports/storage.js';
+import { eventToDoc, factToDoc } from '../core/docs.js';
+import { matchesFilter } from '../core/filter.js';
+import { EVENT_TYPES, type Fact } from '../core/types.js';
+import type { NewEvent } from '../ports/storage.js';
 import type { StorageHarness } from './storage-harness.js';
 import { makeEvent, makeFact, NOW, seededRng, unitVector } from './storage-factories.js';
 import { filterArb, metadataArb, STRINGS, tagsArb, TS_POOL, UNIT_POOL } from './storage-filter-arbitraries.js';

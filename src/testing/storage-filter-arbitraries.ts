@@ -5,8 +5,8 @@
  * order differs between UTF-8 bytes and JavaScript's UTF-16), arrays and objects in metadata.
  */
 import fc from 'fast-check';
-import { FILTER_COLUMNS, type FieldRef, type FilterColumn, type FilterNode, type Scalar } from '../src/core/filter.js';
-import { DOC_KINDS, type Doc, type Json, type JsonObject } from '../src/core/types.js';
+import { FILTER_COLUMNS, type FieldRef, type FilterColumn, type FilterNode, type Scalar } from '../core/filter.js';
+import { DOC_KINDS, type Doc, type Json, type JsonObject } from '../core/types.js';
 
 export const STRINGS = ['a', 'b', 'ab', 'B', '10', '', 'é', '\u{1F600}', '\uFF5E', 'prod'] as const;
 export const NUMBERS = [0, 1, -1, 2.5, 10, 0.001] as const;

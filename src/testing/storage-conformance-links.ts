@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Link, LinkType } from '../src/core/types.js';
-import type { TraverseQuery } from '../src/ports/storage.js';
+import type { Link, LinkType } from '../core/types.js';
+import type { TraverseQuery } from '../ports/storage.js';
 import { makeEvidence, makeLink } from './storage-factories-learn.js';
 import { makeFact, reviseFact } from './storage-factories.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';
