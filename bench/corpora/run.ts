@@ -12,7 +12,7 @@ import { contextRetriever, searchRetriever, type Retriever } from '../locomo/ret
 import type { Corpus } from './src/format.js';
 
 /** Bump when the ingest changes so cached databases are rebuilt. */
-const RECIPE = 'corpora-ingest-v1';
+const RECIPE = 'corpora-ingest-v2';
 export const RETRIEVERS = ['bm25', 'vector', 'hybrid', 'getContext'] as const;
 export type RetrieverName = (typeof RETRIEVERS)[number];
 export const SPLITS = ['tune', 'eval', 'all'] as const;
@@ -42,6 +42,11 @@ export interface CorporaOptions {
   log?: ((s: string) => void) | undefined;
 }
 
+/** The cached database of a corpus is keyed by the ingest recipe, the corpus' bytes and the model. */
+export function corpusKey(text: string, model: string): string {
+  return createHash('sha256').update(RECIPE).update('\0').update(text).update('\0').update(model).digest('hex').slice(0, 16);
+}
+
 export function loadCorpus(path: string): Corpus {
   return JSON.parse(readFileSync(path, 'utf8')) as Corpus;
 }
@@ -52,7 +57,7 @@ export function recallAt(evidence: readonly string[], ranked: readonly string[],
   return evidence.filter((e) => top.has(e)).length / evidence.length;
 }
 
-async function openCorpus(corpus: Corpus, embedder: Embedder, cacheDir: string, key: string, log: (s: string) => void): Promise<{ memory: Memory; idOf: Map<string, string>; reused: boolean }> {
+export async function openCorpus(corpus: Corpus, embedder: Embedder, cacheDir: string, key: string, log: (s: string) => void): Promise<{ memory: Memory; idOf: Map<string, string>; reused: boolean }> {
   const path = join(cacheDir, `${corpus.name}-${key}.db`);
   const marker = `${path}.ok`;
   const reused = existsSync(path) && existsSync(marker);
@@ -103,7 +108,7 @@ export async function runCorporaBench(opts: CorporaOptions): Promise<CorporaRepo
     for (const file of opts.files) {
       const text = readFileSync(file, 'utf8');
       const corpus = JSON.parse(text) as Corpus;
-      const key = createHash('sha256').update(RECIPE).update('\0').update(text).update('\0').update(inner.model).digest('hex').slice(0, 16);
+      const key = corpusKey(text, inner.model);
       const { memory, idOf, reused } = await openCorpus(corpus, embedder, opts.cacheDir, key, log);
       try {
         const retrievers: Record<RetrieverName, Retriever> = {

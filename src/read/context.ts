@@ -226,7 +226,10 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
 async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], cutoff: number | undefined): Promise<Candidate[]> {
-  const req = expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation);
+  const req = {
+    ...expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation),
+    conversational: sem.conversational,
+  };
   const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
   const unseen = [...new Set(out.filter((c) => !sem.vectors.has(c.doc.contentHash)).map((c) => c.doc.contentHash))];
   if (unseen.length > 0) for (const [hash, v] of await deps.storage.getEmbeddings(unseen)) sem.vectors.set(hash, v);

@@ -23,13 +23,15 @@
  * The speaker form (2026-11-24, fifth stop), on the same bench: vector search alone 0.502 → 0.574, hybrid
  * `search` 0.798 → 0.805 (dev 0.823 → 0.824, held-out 0.790 → 0.798), `getContext` 0.797 → 0.806;
  * paraphrase-dev unchanged (its memories have no label). Offline, before the question form of fuse.ts: vector
- * alone 0.460 → 0.547, and 0.539 when the text as written is embedded as well. It costs no embedding: the same
+ * alone 0.460 → 0.547, and 0.539 when the text as written is embedded as well. A label that names a role rather
+ * than a person ("user", "assistant": core/speakers.ts) is left as written (recipe v2). It costs no embedding: the same
  * texts are embedded, in another form. Known slip: a Roman numeral "I" ("Section I") is
  * read as the speaker too; it moves a vector, never a text anyone sees.
  *
  * Cost: every sentence is a text to embed too: 14,291 sentences besides the 5,882 LoCoMo turns, which USE-lite
  * with 2 workers embeds at 29 turns/s instead of 66.
  */
+import { isPersonName } from '../core/speakers.js';
 import type { EmbedOptions, Embedder } from '../ports/embedder.js';
 
 export type DocumentVectors = 'sentences' | 'whole';
@@ -47,7 +49,7 @@ const wordCount = (s: string) => s.split(/\s+/).filter((w) => w !== '').length;
 
 /** The key stored vectors are filed under: a recipe change re-embeds, as a model change does. */
 export function documentVectorModel(model: string, mode: DocumentVectors): string {
-  return mode === 'whole' ? model : `${model}+speaker-sentences`;
+  return mode === 'whole' ? model : `${model}+speaker-sentences-v2`;
 }
 
 /** A text's leading "Name: " label and what follows it; no label when there is none (or it is too long to be a name). */
@@ -78,7 +80,8 @@ const FIRST_PERSON: ReadonlyArray<[RegExp, (n: string) => string]> = [
  */
 export function speakerForm(text: string): string {
   const { label, body } = splitLabel(text);
-  if (!label) return text;
+  // A role ("user: I play …") names no one: "user play" would tell the encoder less than "I play".
+  if (!label || !isPersonName(label)) return text;
   let out = body;
   for (const [re, to] of FIRST_PERSON) out = out.replace(re, to(label));
   return `${label}: ${out}`;

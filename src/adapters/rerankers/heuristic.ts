@@ -34,6 +34,8 @@ import { analyze, containsToken, type AnalyzedText } from './analyze.js';
 export type Feature = 'coverage' | 'bigrams' | 'phrase' | 'proximity' | 'exact';
 export type HeuristicWeights = Readonly<Record<Feature, number>>;
 export const HEURISTIC_WEIGHTS: HeuristicWeights = { coverage: 0.4, bigrams: 0.15, phrase: 0.15, proximity: 0.1, exact: 0.2 };
+/** p of the length factor min(1, (mean length / length)^p); 0 turns it off. */
+export const LENGTH_POWER = { value: 1 };
 
 interface QueryModel {
   text: AnalyzedText;
@@ -183,11 +185,13 @@ export function heuristicScores(
     proximity: (d) => proximity(q, d),
     exact: (d) => exactShare(q, d),
   };
+  const mean = docs.reduce((s, d) => s + d.text.terms.length, 0) / Math.max(1, docs.length);
   return candidates.map((c, i) => {
     const d = docs[i]!;
     let sum = 0;
     for (const f of q.applies) sum += weights[f] * feature[f](d);
-    return { id: c.id, score: sum / total };
+    const length = d.text.terms.length > mean && LENGTH_POWER.value > 0 ? (mean / d.text.terms.length) ** LENGTH_POWER.value : 1;
+    return { id: c.id, score: (sum / total) * length };
   });
 }
 
