@@ -15,6 +15,7 @@ export function renderCorpora(r: CorporaReport): string {
       })),
     );
     lines.push(table(rows));
+    lines.push(`getContext top_k 10 under a 2,000-token budget: ${c.budgeted.items} items on average (${c.budgeted.minItems} at least), R@10 ${c.budgeted.recall.toFixed(3)}`);
   }
   lines.push('', `embedding cache ${r.embeddingCache.hits} hits / ${r.embeddingCache.misses} misses`);
   return lines.join('\n');

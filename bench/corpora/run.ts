@@ -8,12 +8,14 @@ import { basename, join } from 'node:path';
 import { createHeuristicReranker, createMemory, createUseLiteEmbedder, openSqliteStorage, type Embedder, type Memory } from '../../src/index.js';
 import { cachedEmbedder } from '../locomo/embed-cache.js';
 import { keepOpen } from '../locomo/engine.js';
-import { contextRetriever, searchRetriever, type Retriever } from '../locomo/retrievers.js';
+import { contextRetriever, distinct, searchRetriever, type Retriever } from '../locomo/retrievers.js';
 import type { Corpus } from './src/format.js';
 
 /** Bump when the ingest changes so cached databases are rebuilt. */
 const RECIPE = 'corpora-ingest-v2';
 export const RETRIEVERS = ['bm25', 'vector', 'hybrid', 'getContext'] as const;
+/** A caller's getContext: top_k 10 under a 2,000-token budget (events only), its items counted. */
+export const BUDGETED = { topK: 10, budget: 2000 };
 export type RetrieverName = (typeof RETRIEVERS)[number];
 export const SPLITS = ['tune', 'eval', 'all'] as const;
 
@@ -25,6 +27,8 @@ export interface CorpusReport {
   /** retriever → split → k → mean evidence recall. */
   recall: Record<string, Record<string, Record<string, number>>>;
   msPerQuery: Record<string, number>;
+  /** getContext asked for BUDGETED.topK under BUDGETED.budget tokens: mean items returned and R@topK (all questions). */
+  budgeted: { items: number; recall: number; minItems: number };
   reused: boolean;
 }
 
@@ -138,7 +142,23 @@ export async function runCorporaBench(opts: CorporaOptions): Promise<CorporaRepo
             }),
           );
         }
+        let items = 0;
+        let minItems = Infinity;
+        let got = 0;
+        for (const q of corpus.questions) {
+          const ctx = await memory.getContext(q.q, {
+            tenant: corpus.name,
+            episodic_window: { mode: 'none' },
+            semantic_retrieval: { top_k: BUDGETED.topK, kinds: ['event'] },
+            merge_policy: { token_budget: BUDGETED.budget },
+          });
+          items += ctx.items.length;
+          minItems = Math.min(minItems, ctx.items.length);
+          got += recallAt(q.evidence, distinct(ctx.items.map((i) => idOf.get(i.id))), BUDGETED.topK);
+        }
+        const n = Math.max(1, corpus.questions.length);
         out.push({
+          budgeted: { items: Math.round((items / n) * 10) / 10, recall: Math.round((got / n) * 1000) / 1000, minItems },
           name: corpus.name || basename(file),
           shape: corpus.shape,
           memories: corpus.docs.length,

@@ -21,13 +21,15 @@ export function searchRetriever(memory: Memory, mode: 'lexical' | 'vector' | 'hy
 /**
  * The full `getContext` pipeline: its event items, in order. The episodic window is off (it returns the
  * latest turns whatever the question) and the budget is wide enough for k turns, so the cut is the pipeline's.
+ * Like the `search` rows it asks for events only: by default a context also holds the episodes and facts the
+ * store learned, which take slots of the k and are not evidence ids.
  */
 export function contextRetriever(memory: Memory, idByEvent: ReadonlyMap<string, string>): Retriever {
   return async (query, tenant, k) => {
     const ctx = await memory.getContext(query, {
       tenant,
       episodic_window: { mode: 'none' },
-      semantic_retrieval: { top_k: k },
+      semantic_retrieval: { top_k: k, kinds: ['event'] },
       merge_policy: { token_budget: 200 * k },
     });
     return distinct(ctx.items.filter((i) => i.kind === 'event').map((i) => idByEvent.get(i.id)));

@@ -37,6 +37,7 @@ import { dedupe } from './dedupe.js';
 import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
 import { cosine, mmrSelect } from './mmr.js';
+import { excerpt } from './excerpt.js';
 import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
@@ -263,10 +264,12 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
   if (extras.counterId) specs.push(COUNTER_EXAMPLE_SECTION);
   const groups = assignSections(resolved.items, specs);
   const scrub = config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined;
+  // A long memory renders as the sentences the query is about, with a pointer to the whole (excerpt.ts).
+  const shown = (c: Candidate) => (c.doc.kind === 'episode' ? itemBody(c) : excerpt(itemBody(c), p.query, c.doc.refId, deps.tokens));
   return fitBudget({
     sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(byFinal) })),
     notes: scrub ? resolved.notes.map((n) => ({ ...n, note: scrub(n.note) })) : resolved.notes,
-    body: scrub ? (c) => scrub(itemBody(c)) : undefined,
+    body: scrub ? (c) => scrub(shown(c)) : shown,
     budget: config.merge_policy.token_budget,
     tokens: deps.tokens,
     render: { provenanceInline: config.guardrails.provenance_inline },
