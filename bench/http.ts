@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { openMemory } from '../src/index.js';
 import { createApiKey } from '../src/surfaces/http/keys.js';
-import { startHttpServer } from '../src/index.js';
+import { startHttpServer } from '../src/surfaces/http/index.js';
 
 /** The parts of autocannon used here (it ships no type declarations). */
 interface AutocannonResult {

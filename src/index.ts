@@ -1,4 +1,9 @@
-/** Engram's public API. */
+/**
+ * Engram's public API: `openMemory` over the embedded default (a SQLite file and the offline sentence encoder),
+ * the facade, its types and errors. Other engines and surfaces are entry points of their own, so importing this
+ * one loads none of their dependencies: `engram/server` (HTTP), `engram/mcp`, `engram/postgres` (PostgreSQL and
+ * PGlite) and `engram/redis` (the hot tier).
+ */
 export { openMemory } from './open.js';
 export { createMemory, type Memory, type MemoryDeps, type LoggedEvent, type ForgetInput } from './memory.js';
 export type { ContextResult, ContextItem, SearchHit, ScoreBreakdown, EpisodeView, FactView, CausalChain } from './read/types.js';
@@ -12,12 +17,9 @@ export type { Reranker } from './ports/reranker.js';
 export type { Llm } from './ports/llm.js';
 export { createEmbedder, createReranker, openStorage } from './adapters/registry.js';
 export { openSqliteStorage } from './adapters/storage/sqlite/index.js';
-export { openPostgresStorage, openPglitePool } from './adapters/storage/postgres/index.js';
 export { createUseLiteEmbedder } from './adapters/embedders/use-lite.js';
 export { createOpenAiCompatibleEmbedder } from './adapters/embedders/openai-compatible.js';
 export { createHeuristicReranker } from './adapters/rerankers/heuristic.js';
 export { createHttpReranker } from './adapters/rerankers/http.js';
 export { createLlm } from './adapters/llms/registry.js';
 export { parseLlmConfig, type LlmConfig } from './core/llm-config.js';
-export { startHttpServer } from './surfaces/http/index.js';
-export { createMcpServer, createMcpHttpHandler } from './surfaces/mcp/index.js';

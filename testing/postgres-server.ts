@@ -1,7 +1,8 @@
 /**
- * The real PostgreSQL server on loopback for the PostgreSQL adapter's tests (`ENGRAM_TEST_PG_URL`, default
- * postgres://postgres@127.0.0.1:5432/test). Its absence fails the run under CI=true and skips locally,
- * saying why; it never passes silently.
+ * The real PostgreSQL server on loopback for the PostgreSQL adapter's tests: the scratch database that
+ * testing/global-setup.ts creates for each run on the server `ENGRAM_TEST_PG_URL` names (default
+ * postgres://postgres@127.0.0.1:5432). Its absence fails the run under CI=true and skips locally, saying why;
+ * it never passes silently.
  */
 import pg from 'pg';
 

@@ -207,8 +207,12 @@ export async function startTcpProxy(targetUrl = REDIS_URL): Promise<TcpProxy> {
     for (const s of sockets) s.destroy();
     sockets.clear();
   };
+  // The proxy's URL keeps everything of the target's but its address: the database number, user and password.
+  const proxied = new URL(targetUrl);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(port);
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: proxied.toString(),
     cut,
     heal: () => {
       open = true;

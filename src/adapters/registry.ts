@@ -46,7 +46,8 @@ const stores: Record<string, (rest: string, url: string) => Promise<Storage>> = 
   pglite: async (dir) => {
     const pg = await import('./storage/postgres/index.js');
     const pool = await pg.openPglitePool(dir && dir !== ':memory:' ? { dataDir: dir } : {});
-    return pg.openPostgresStorage({ pool });
+    // The storage owns this PGlite: closing it stops the database, or its timers keep the process alive.
+    return pg.openPostgresStorage({ pool, ownsPool: true });
   },
 };
 

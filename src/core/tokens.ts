@@ -2,9 +2,8 @@
  * Token counting with a real BPE tokenizer (js-tiktoken, ranks bundled in the package: no download).
  * The budget guarantee of `getContext` is stated in these tokens.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import o200k from 'js-tiktoken/ranks/o200k_base';
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { Lru } from './lru.js';
 
 export type TokenEncoding = 'cl100k_base' | 'o200k_base';
@@ -21,7 +20,8 @@ const encoders = new Map<TokenEncoding, Tiktoken>();
 function encoder(encoding: TokenEncoding): Tiktoken {
   let enc = encoders.get(encoding);
   if (!enc) {
-    enc = new Tiktoken(encoding === 'cl100k_base' ? cl100k : o200k);
+    // The ranks (megabytes each) load when a count is first asked for, and only the encoding in use.
+    enc = new Tiktoken(createRequire(import.meta.url)(`js-tiktoken/ranks/${encoding}`) as TiktokenBPE);
     encoders.set(encoding, enc);
   }
   return enc;
@@ -32,7 +32,8 @@ const MEMO_MAX_CHARS = 2_000;
 const MEMO_ENTRIES = 4_096;
 
 export function createTokenCounter(encoding: TokenEncoding = 'cl100k_base'): TokenCounter {
-  const enc = encoder(encoding);
+  let loaded: Tiktoken | undefined;
+  const enc = { encode: (t: string) => (loaded ??= encoder(encoding)).encode(t), decode: (ts: number[]) => (loaded ??= encoder(encoding)).decode(ts) };
   const memo = new Lru<string, number>(MEMO_ENTRIES);
   return {
     encoding,

@@ -26,7 +26,14 @@
  * A month or a day without a year ("in June", "on June 5") names no single time: it is ignored rather than
  * guessed.
  */
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+
+/** chrono's English parser, loaded on the first query that is read for a date (its locales cost ~100 modules). */
+let english: typeof import('chrono-node/en') | undefined;
+function chronoEnglish(): typeof import('chrono-node/en') {
+  english ??= createRequire(import.meta.url)('chrono-node/en') as typeof import('chrono-node/en');
+  return english;
+}
 
 export const TIME_BOOST = 1;
 const DAY_MS = 86_400_000;
@@ -50,7 +57,7 @@ export interface TimeWindow {
  */
 export function queryTimeWindow(query: string, now: number): TimeWindow | undefined {
   // chrono's cost grows with the text (~100 ms for 20k characters); a date a query means is in its opening.
-  for (const r of chrono.parse(query.slice(0, MAX_DATE_SCAN_CHARS), new Date(now))) {
+  for (const r of chronoEnglish().casual.parse(query.slice(0, MAX_DATE_SCAN_CHARS), new Date(now))) {
     const s = r.start;
     const y = s.get('year')!;
     const m = s.get('month')!;

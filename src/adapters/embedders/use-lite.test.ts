@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngramError } from '../../core/errors.js';
 import type { Embedder } from '../../ports/embedder.js';
-import { chunkSize, CHUNK_WHILE_QUERYING, createUseLiteEmbedder, planChunks, QUERY_QUIET_MS } from './use-lite.js';
+import { chunkSize, CHUNK_WHILE_QUERYING, createUseLiteEmbedder, manifestDimension, planChunks, QUERY_QUIET_MS } from './use-lite.js';
 import { MAX_INPUT_CHARS, USE_LITE_MAX_TOKENS } from './use-lite-limits.js';
 
 function cosine(a: Float32Array, b: Float32Array): number {
@@ -149,10 +149,19 @@ describe('USE-lite embedder', () => {
     }
   });
 
-  it('close() during init() makes the pending init fail as closed', async () => {
+  it('close() while the model loads makes the pending embed fail as closed', async () => {
     const e = createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 8 });
-    const starting = e.init().catch((x: unknown) => x);
+    const embedding = e.embed(['x']).catch((x: unknown) => x);
     await e.close();
-    expect(await starting).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(await embedding).toMatchObject({ code: 'UNAVAILABLE' });
+  });
+
+  it('init() reads the dimension from the weights manifest, and the loaded model embeds in exactly that many', async () => {
+    const e = createUseLiteEmbedder({ provider: 'use-lite', workers: 0, batchSize: 8 });
+    const { dimension } = await e.init();
+    expect(dimension).toBe(manifestDimension());
+    const [v] = await e.embed(['how wide is this vector?']);
+    expect(v!.length).toBe(dimension);
+    await e.close();
   });
 });

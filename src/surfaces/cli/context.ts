@@ -22,19 +22,32 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals<GlobalOptions>();
 }
 
-/** Opens memory for one command and always closes it (embedding backlog drained first unless told not to). */
-export async function withMemory<T>(cmd: Command, fn: (m: Memory, g: GlobalOptions) => Promise<T>, opts: { drain?: boolean } = {}): Promise<T> {
+/**
+ * What a command needs of the store, which decides what opening it costs:
+ * - `rows`: reads or writes rows only. No embedding or learning runs in this process, so the model never loads;
+ *   writes are durable when the command exits and are embedded by the next process that opens the store.
+ * - `read`: searches. Whatever earlier commands wrote is embedded and segmented first, so vector search covers it.
+ * - `ingest`: writes many records, then embeds and segments them before exiting (import, demo).
+ */
+export type StoreNeeds = 'rows' | 'read' | 'ingest';
+
+/** Opens memory for one command and always closes it. */
+export async function withMemory<T>(cmd: Command, needs: StoreNeeds, fn: (m: Memory, g: GlobalOptions) => Promise<T>): Promise<T> {
   const g = globals(cmd);
   const url = storeUrl(g);
+  const background = needs !== 'rows';
   const memory = await openMemory({
     storage: { url },
     ...(g.cache ? { cache: { url: g.cache } } : {}),
     ...(g.tenant ? { defaultTenant: g.tenant } : {}),
     retention: { sweepIntervalMinutes: 0 },
+    indexing: { background },
+    learn: { engine: { background } },
   });
   try {
+    if (needs === 'read') await memory.flush();
     const out = await fn(memory, g);
-    if (opts.drain !== false) await memory.flush();
+    if (needs === 'ingest') await memory.flush();
     return out;
   } finally {
     await memory.close();

@@ -43,7 +43,12 @@ export function addTool<S extends z.ZodRawShape>(
       return toolError(e, { hideInternal: env.hideInternal });
     }
   };
-  server.registerTool(name, { title: def.title, description: def.description, inputSchema: def.input, annotations: def.annotations }, handler as never);
+  // Strict: an argument the tool does not take is an error naming it, never silently dropped.
+  const takes = Object.keys(def.input).join(', ');
+  const inputSchema = z.strictObject(def.input, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown argument(s) ${issue.keys.join(', ')}: ${name} takes ${takes}` : undefined),
+  });
+  server.registerTool(name, { title: def.title, description: def.description, inputSchema, annotations: def.annotations }, handler as never);
 }
 
 /** A capability the facade may lack: a clear tool error rather than a crash or a silent no-op. */

@@ -1,4 +1,5 @@
-import { findPhoneNumbersInText, isSupportedCountry, Metadata, type CountryCode } from 'libphonenumber-js/max';
+import { createRequire } from 'node:module';
+import type { CountryCode, MetadataJson } from 'libphonenumber-js/core';
 import type { TextFeatures } from './features.js';
 import type { Span } from './types.js';
 
@@ -22,6 +23,24 @@ const BEFORE = 8;
 const AFTER = 16;
 
 /**
+ * libphonenumber with its full metadata (~230 modules), loaded when a text first holds a digit cluster that could
+ * be a phone number, or a country is checked: a process that writes no such text never loads it.
+ */
+interface PhoneLib {
+  core: typeof import('libphonenumber-js/core');
+  metadata: MetadataJson;
+}
+let libphonenumber: PhoneLib | undefined;
+function phoneLib(): PhoneLib {
+  const load = createRequire(import.meta.url);
+  libphonenumber ??= {
+    core: load('libphonenumber-js/core') as typeof import('libphonenumber-js/core'),
+    metadata: load('libphonenumber-js/metadata.max.json') as MetadataJson,
+  };
+  return libphonenumber;
+}
+
+/**
  * libphonenumber costs 0.1–0.5 ms per candidate (a number that fails validation under calling code 1 is tried
  * against all 25 NANP regions), so it is shown only windows around digit clusters that could hold a phone number,
  * never the whole text:
@@ -32,9 +51,10 @@ const AFTER = 16;
  *   libphonenumber rejects anything else as a national number, so this changes its cost, not its answers.
  */
 export function phoneDetector(defaultCountry: CountryCode): (text: string, f: TextFeatures) => Span[] {
-  const national = nationalShape(defaultCountry);
+  let shape: NationalShape | undefined;
   return (text, f) => {
     if (f.digitCluster < MIN_DIGITS) return [];
+    const national = (shape ??= nationalShape(defaultCountry));
     // `0044 20 …` is how much of the world dials `+44 20 …`. Rewriting `00` as ` +` keeps every offset in place.
     const dialable = text.replace(INTL_00, ' +');
     const found = new Map<string, Span>();
@@ -55,7 +75,8 @@ export function phoneDetector(defaultCountry: CountryCode): (text: string, f: Te
 
 function phonesIn(text: string, dialable: string, from: number, to: number, defaultCountry: CountryCode): Span[] {
   const out: Span[] = [];
-  for (const n of findPhoneNumbersInText(dialable.slice(from, to), { defaultCountry })) {
+  const { core, metadata } = phoneLib();
+  for (const n of core.findPhoneNumbersInText(dialable.slice(from, to), { defaultCountry }, metadata)) {
     let start = from + n.startsAt;
     const end = from + n.endsAt;
     if (dialable[start] === '+' && text[start] === '0') start--;
@@ -74,7 +95,7 @@ interface NationalShape {
 }
 
 function nationalShape(country: CountryCode): NationalShape {
-  const metadata = new Metadata();
+  const metadata = new (phoneLib().core.Metadata)(phoneLib().metadata);
   metadata.selectNumberingPlan(country);
   const plan = metadata.numberingPlan;
   // `nationalPrefix()` exists at run time but is missing from the published typings.
@@ -124,6 +145,8 @@ function partOfLargerToken(text: string, start: number, end: number): boolean {
   return false;
 }
 
+/** Whether `code` has a numbering plan; answered from the metadata's country table alone (one JSON file). */
 export function isPhoneCountry(code: string): code is CountryCode {
-  return isSupportedCountry(code);
+  const { countries } = createRequire(import.meta.url)('libphonenumber-js/metadata.max.json') as { countries: Record<string, unknown> };
+  return Object.hasOwn(countries, code);
 }

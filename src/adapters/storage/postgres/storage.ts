@@ -58,8 +58,10 @@ export interface StorageLogger {
 export interface PostgresStorageOptions {
   /** A connection URL (`postgres://user@host:5432/db`); the storage creates and owns a `pg.Pool` for it. */
   url?: string;
-  /** A pool to use instead (not ended by `close`): a `pg.Pool`, or `openPglitePool` for an embedded PGlite. */
+  /** A pool to use instead (not ended by `close` unless `ownsPool`): a `pg.Pool`, or `openPglitePool` for an embedded PGlite. */
   pool?: PoolLike;
+  /** Whether `close` ends the given `pool` too (an embedded PGlite opened for this storage alone). */
+  ownsPool?: boolean;
   /** The schema holding Engram's tables (created if missing). Default 'engram'. */
   schema?: string;
   /** Connections of the pool created for `url`. Default 10. */
@@ -348,5 +350,5 @@ export async function openPostgresStorage(opts: PostgresStorageOptions): Promise
     throw new EngramError('CONFIG', 'postgres storage needs exactly one of url or pool', { issues: [{ path: 'url', message: 'give url or pool' }] });
   }
   const pool = opts.pool ?? (await createPgPool({ url: opts.url!, ...(opts.poolSize !== undefined ? { max: opts.poolSize } : {}) }));
-  return new PostgresStorage(pool, opts, opts.pool === undefined);
+  return new PostgresStorage(pool, opts, opts.ownsPool ?? opts.pool === undefined);
 }

@@ -9,11 +9,11 @@ export function registerData(program: Command): void {
   program
     .command('import')
     .description('import a JSONL file of events and facts (validated whole before anything is written)')
-    .argument('<file>', 'JSONL file: {"record":"event",…} / {"record":"fact",…} or seed-000 events')
+    .argument('<file>', 'JSONL file: what `engram export` writes ({"record":"event",…} and {"record":"fact",…} lines), or plain event objects ({"task_id":…,"type":…})')
     .option('--no-progress', 'no progress bar')
     .option('--chunk-long', 'import an event longer than the content limit as consecutive parts instead of rejecting the file', false)
     .action(async (file: string, o: { progress: boolean; chunkLong: boolean }, cmd: Command) => {
-      await withMemory(cmd, async (m, g) => {
+      await withMemory(cmd, 'ingest', async (m, g) => {
         const showBar = o.progress && !g.json && process.stderr.isTTY;
         const bar = new SingleBar({ format: ' {phase} [{bar}] {value}/{total} records | embedding backlog {backlog}', stream: process.stderr }, Presets.shades_classic);
         let started = false;
@@ -46,7 +46,7 @@ export function registerData(program: Command): void {
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (o: { out?: string }, cmd: Command) => {
       await withMemory(
-        cmd,
+        cmd, 'rows',
         async (m) => {
           const out = o.out ? createWriteStream(o.out) : process.stdout;
           let n = 0;
@@ -59,8 +59,7 @@ export function registerData(program: Command): void {
             await once(out, 'finish');
             process.stderr.write(`exported ${n} records to ${o.out}\n`);
           }
-        },
-        { drain: false },
+        }
       );
     });
 
@@ -78,12 +77,11 @@ export function registerData(program: Command): void {
         throw new EngramError('VALIDATION', 'forget needs --id, --user, --session or --task', { issues: [{ path: 'id', message: 'nothing selected' }] });
       }
       await withMemory(
-        cmd,
+        cmd, 'rows',
         async (m, g) => {
           const r = await m.forget({ ...(o.id?.length ? { ids: o.id } : {}), ...(hasScope ? { scope } : {}) });
           print(g, r, () => `forgot ${r.events} events, ${r.facts} facts (${r.docs} index entries, ${r.embeddings} embeddings)`);
-        },
-        { drain: false },
+        }
       );
     });
 }

@@ -5,8 +5,6 @@
  */
 import type { Command } from 'commander';
 import { openMemory } from '../../../open.js';
-import { withLearning } from '../../mcp/learn-deps.js';
-import { serveMcpStdio } from '../../mcp/stdio.js';
 import { globals, storeUrl } from '../context.js';
 
 interface McpOptions {
@@ -31,6 +29,8 @@ export function registerMcp(program: Command): void {
     .option('--session <id>', 'default session_id (working memory, feedback)')
     .action(async (o: McpOptions, cmd: Command) => {
       keepStdoutForProtocol();
+      // The MCP SDK loads only for this command, so every other command starts without it.
+      const [{ withLearning }, { serveMcpStdio }] = await Promise.all([import('../../mcp/learn-deps.js'), import('../../mcp/stdio.js')]);
       const g = globals(cmd);
       const url = storeUrl(g);
       const memory = await openMemory(

@@ -18,7 +18,7 @@ export function registerRead(program: Command): void {
     .option('--limit <n>', 'at most N events', parseIntOption('limit'))
     .action(async (o: Record<string, unknown>, cmd: Command) => {
       await withMemory(
-        cmd,
+        cmd, 'rows',
         async (m, g) => {
           const events = await m.fetchEvents({
             taskId: o.task as string | undefined,
@@ -34,8 +34,7 @@ export function registerRead(program: Command): void {
           print(g, events, () =>
             events.map((e) => `${iso(e.ts)}  ${e.type.padEnd(11)} ${e.actor.padEnd(6)} ${e.content}`).join('\n') || '(no events)',
           );
-        },
-        { drain: false },
+        }
       );
     });
 
@@ -50,7 +49,7 @@ export function registerRead(program: Command): void {
     .option('--user <id>', 'user id')
     .action(async (query: string, o: Record<string, unknown>, cmd: Command) => {
       await withMemory(
-        cmd,
+        cmd, 'read',
         async (m, g) => {
           const hits = await m.search({
             query,
@@ -68,8 +67,7 @@ export function registerRead(program: Command): void {
               })
               .join('\n') || '(no results)',
           );
-        },
-        { drain: false },
+        }
       );
     });
 
@@ -84,7 +82,7 @@ export function registerRead(program: Command): void {
     .option('--config <json>', "a full hybrid config (seed 000's JSON); flags override it", parseJsonOption('config'))
     .action(async (query: string, o: Record<string, unknown>, cmd: Command) => {
       await withMemory(
-        cmd,
+        cmd, 'read',
         async (m, g) => {
           const base = (o.config ?? {}) as ContextConfigInput & Record<string, Record<string, unknown>>;
           const cfg: ContextConfigInput = {
@@ -96,8 +94,7 @@ export function registerRead(program: Command): void {
           };
           const ctx = await m.getContext(query, cfg);
           print(g, ctx, () => `${ctx.text}\n\n(${ctx.tokens.used}/${ctx.tokens.budget} tokens, ${ctx.items.length} items, retrieval ${ctx.retrievalId})`);
-        },
-        { drain: false },
+        }
       );
     });
 }

@@ -4,11 +4,9 @@
  * memory and exit 0. Logs are JSON lines (pino) on stdout; LOG_LEVEL sets the level.
  */
 import type { Command } from 'commander';
-import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { EngramError } from '../../../core/errors.js';
 import { openMemory } from '../../../open.js';
-import { bootstrapAdminKey } from '../../http/keys.js';
-import { startHttpServer } from '../../http/server.js';
 import { globals, storeUrl } from '../context.js';
 
 interface ServeOptions {
@@ -51,12 +49,16 @@ export function registerServe(program: Command): void {
     .option('--import-limit <bytes>', 'largest JSONL body for POST /v1/import', numberOption('import-limit', 1024))
     .action(async (o: ServeOptions, cmd: Command) => {
       const g = globals(cmd);
+      // The HTTP stack loads only for this command, so every other command starts without it.
+      const [{ pino }, { bootstrapAdminKey }, { startHttpServer }] = await Promise.all([import('pino'), import('../../http/keys.js'), import('../../http/server.js')]);
       const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
       const url = storeUrl(g);
       const memory = await openMemory(
         { storage: { url }, ...(g.cache ? { cache: { url: g.cache } } : {}) },
         { onBackgroundError: (e) => logger.warn({ code: e instanceof EngramError ? e.code : 'INTERNAL' }, 'background task failed') },
       );
+      // The model loads on first use; a server loads it now, so the first query does not wait for it.
+      memory.embedder.embed(['warm-up'], { priority: 'background' }).catch((e: unknown) => logger.warn({ err: e }, 'embedding model failed to load'));
       try {
         const adminKey = await bootstrapAdminKey(memory.storage);
         const server = await startHttpServer({
@@ -98,7 +100,7 @@ function printAdminKey(key: string, url: string): void {
 }
 
 /** First signal: drain and exit 0 (1 if closing failed). A second signal exits at once. */
-function stopOnSignals(shutdown: () => Promise<void>, logger: pino.Logger): void {
+function stopOnSignals(shutdown: () => Promise<void>, logger: Logger): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {

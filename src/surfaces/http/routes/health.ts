@@ -19,12 +19,12 @@ const readiness = z
     status: z.enum(['ready', 'not_ready', 'draining']),
     storage: z.enum(['ok', 'failed']),
     embedder: z.enum(['ok', 'failed']),
-    embeddingBacklog: z
+    embedding_backlog: z
       .number()
       .int()
       .optional()
       .openapi({ description: `texts waiting for a vector (lexical search already finds them), counted up to ${READY_BACKLOG_CAP.toLocaleString('en-US')}` }),
-    embeddingBacklogAtLeast: z.boolean().optional().openapi({ description: 'true when the count stopped at its cap: at least that many are waiting' }),
+    embedding_backlog_at_least: z.boolean().optional().openapi({ description: 'true when the count stopped at its cap: at least that many are waiting' }),
   })
   .openapi('Readiness');
 
@@ -64,7 +64,7 @@ function register(app: EngramApp, { memory, isDraining }: RouteContext): void {
         status,
         storage: storageOk ? 'ok' : 'failed',
         embedder: embedderOk ? 'ok' : 'failed',
-        ...(storageOk ? { embeddingBacklog: backlog, embeddingBacklogAtLeast: backlog >= READY_BACKLOG_CAP } : {}),
+        ...(storageOk ? { embedding_backlog: backlog, embedding_backlog_at_least: backlog >= READY_BACKLOG_CAP } : {}),
       } as const;
       return status === 'ready' ? c.json(body, 200) : c.json(body, 503);
     },

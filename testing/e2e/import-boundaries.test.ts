@@ -1,0 +1,46 @@
+/**
+ * Each entry point loads only its own dependencies: a child process imports it with a resolution hook that
+ * reports every npm package the module graph reaches (what `import` really loads, not what package.json says).
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const HOOK = join(ROOT, 'testing', 'import-trace', 'register.mjs');
+
+/** The npm packages that importing `entry` (a path under src/) loads. */
+async function packagesLoadedBy(entry: string): Promise<Set<string>> {
+  const { stderr } = await promisify(execFile)(
+    process.execPath,
+    ['--import', HOOK, '--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(join(ROOT, entry))});`],
+    { cwd: ROOT },
+  );
+  return new Set([...stderr.matchAll(/^engram-import-trace (\S+)$/gm)].map((m) => m[1]!));
+}
+
+const SERVER_STACK = ['hono', '@hono/node-server', '@hono/zod-openapi', 'pino'];
+const MCP_STACK = ['@modelcontextprotocol/sdk'];
+const ENGINES = ['pg', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'ioredis'];
+
+describe('entry points load only what they use', () => {
+  it('`engram` loads the embedded default (SQLite) and none of the server, MCP, PostgreSQL or Redis stacks', async () => {
+    const loaded = await packagesLoadedBy('src/index.ts');
+    expect(loaded.has('better-sqlite3')).toBe(true); // the trace sees what is loaded: a positive control
+    expect([...SERVER_STACK, ...MCP_STACK, ...ENGINES].filter((p) => loaded.has(p))).toEqual([]);
+  }, 60_000);
+
+  it('`engram/server` loads the HTTP stack but no PostgreSQL or Redis driver until one is configured', async () => {
+    const loaded = await packagesLoadedBy('src/surfaces/http/index.ts');
+    expect(loaded.has('hono')).toBe(true);
+    expect(ENGINES.filter((p) => loaded.has(p))).toEqual([]);
+  }, 60_000);
+
+  it('`engram/postgres` and `engram/redis` load their drivers only when a store or cache is opened', async () => {
+    const pg = await packagesLoadedBy('src/adapters/storage/postgres/index.ts');
+    const redis = await packagesLoadedBy('src/adapters/cache/index.ts');
+    expect([...SERVER_STACK, ...MCP_STACK].filter((p) => pg.has(p) || redis.has(p))).toEqual([]);
+    expect(ENGINES.filter((p) => pg.has(p) || redis.has(p))).toEqual([]);
+  }, 60_000);
+});
