@@ -73,7 +73,7 @@ export interface Memory {
   redact(eventId: string, reason: string, tenant?: string): Promise<void>;
   forget(input: ForgetInput): Promise<ForgetReport>;
   /** Imports a JSONL file (see io/jsonl.ts); validates every line before writing any. */
-  importJsonl(path: string, opts?: { tenant?: string; onProgress?: (p: ImportProgress) => void }): Promise<ImportReport>;
+  importJsonl(path: string, opts?: { tenant?: string; chunkLong?: boolean; onProgress?: (p: ImportProgress) => void }): Promise<ImportReport>;
   /** Every live event and every fact version of a tenant, ready to write as JSONL. */
   exportRecords(tenant?: string): AsyncGenerator<ExportLine>;
   /** Deletes expired records physically now (reads already hide them). */

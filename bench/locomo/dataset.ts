@@ -5,6 +5,7 @@
  * counts what it had to skip instead of failing.
  */
 import { readFileSync } from 'node:fs';
+import * as chrono from 'chrono-node';
 import { EngramError } from '../../src/index.js';
 
 export interface LocomoTurn {
@@ -23,6 +24,8 @@ export interface LocomoQuestion {
   evidence: string[];
   /** Raw evidence tokens that could not be used (malformed or pointing at no turn). */
   skipped: string[];
+  /** Epoch ms of the question's own date (`question_date`, `date` or `asked_at`), when the data has one. */
+  askedAt?: number | undefined;
 }
 
 export interface LocomoConversation {
@@ -36,15 +39,23 @@ export const DEV_SPLIT: readonly string[] = ['conv-26', 'conv-30', 'conv-41'];
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
-/** `"1:56 pm on 8 May, 2023"` → epoch ms (UTC); undefined when the string has another shape. */
+/**
+ * A date-time in any common form, as UTC epoch ms: LoCoMo's `"1:56 pm on 8 May, 2023"`, LongMemEval's
+ * `"2023/05/20 (Sat) 04:03"`, ISO 8601, `"May 20, 2023"` … (chrono-node; a weekday in parentheses is dropped
+ * first, it hides the time from the parser). Undefined when the string names no date.
+ */
 export function parseSessionDate(s: string): number | undefined {
   const m = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$/i.exec(s);
-  if (!m) return undefined;
-  const month = MONTHS.indexOf(m[5]!.toLowerCase());
-  if (month < 0) return undefined;
-  let hour = Number(m[1]) % 12;
-  if (m[3]!.toLowerCase() === 'pm') hour += 12;
-  return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+  const month = m ? MONTHS.indexOf(m[5]!.toLowerCase()) : -1;
+  if (m && month >= 0) {
+    let hour = Number(m[1]) % 12;
+    if (m[3]!.toLowerCase() === 'pm') hour += 12;
+    return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+  }
+  const cleaned = s.replace(/\(\s*[A-Za-z]{3,9}\.?\s*\)/g, ' ').replace(/\s+/g, ' ').trim();
+  const found = chrono.parse(cleaned, { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 'UTC' })[0];
+  if (!found || !found.start.isCertain('year')) return undefined;
+  return found.start.date().getTime();
 }
 
 /**
@@ -118,7 +129,9 @@ function parseSample(sample: unknown, path: string): LocomoConversation {
   const questions = qa.filter(isObj).flatMap((q): LocomoQuestion[] => {
     if (typeof q.question !== 'string' || typeof q.category !== 'number') return [];
     const { ids, skipped } = parseEvidence(Array.isArray(q.evidence) ? q.evidence : [], known);
-    return [{ question: q.question, category: q.category, evidence: ids, skipped }];
+    const dated = [q.question_date, q.date, q.asked_at].find((d): d is string => typeof d === 'string');
+    const askedAt = dated === undefined ? undefined : parseSessionDate(dated);
+    return [{ question: q.question, category: q.category, evidence: ids, skipped, ...(askedAt === undefined ? {} : { askedAt }) }];
   });
   return { id, turns, questions };
 }

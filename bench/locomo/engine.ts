@@ -10,11 +10,42 @@ import { createHeuristicReranker } from '../../src/index.js';
 import { openSqliteStorage } from '../../src/index.js';
 import { createMemory, type Memory } from '../../src/index.js';
 import type { Embedder } from '../../src/index.js';
+import { EngramError } from '../../src/index.js';
+import { splitLongText } from '../../src/write/split-long.js';
 import type { LocomoConversation } from './dataset.js';
 import type { ParaphraseSet } from './paraphrase.js';
 
 /** Bump when the ingest recipe changes so cached databases are rebuilt. */
-const RECIPE = 'locomo-ingest-v3';
+const RECIPE = 'locomo-ingest-v4';
+/** The engine's default content limit (`limits.maxContentChars`): a longer turn is split or refused up front. */
+export const MAX_TURN_CHARS = 32_768;
+
+/**
+ * Refuses, before anything is opened or embedded, a conversation with a turn over the content limit, naming it
+ * and the option that imports it in parts instead.
+ */
+export function checkTurnLengths(conversations: readonly LocomoConversation[], chunkLong: boolean): void {
+  if (chunkLong) return;
+  for (const c of conversations) {
+    const t = c.turns.find((x) => x.text.length > MAX_TURN_CHARS);
+    if (t) {
+      throw new EngramError('VALIDATION', `${c.id} turn ${t.diaId} has ${t.text.length} characters, over the content limit of ${MAX_TURN_CHARS}; pass --chunk-long to import long turns as consecutive parts`, {
+        issues: [{ path: `${c.id}.${t.diaId}`, message: `at most ${MAX_TURN_CHARS} characters` }],
+      });
+    }
+  }
+}
+
+/** A clock the bench can set to a question's own date while it is asked (the system time otherwise). */
+export interface BenchClock {
+  now(): number;
+  at: number | undefined;
+}
+
+export function benchClock(): BenchClock {
+  const c: BenchClock = { at: undefined, now: () => c.at ?? Date.now() };
+  return c;
+}
 export const PARAPHRASE_TENANT = 'paraphrase-dev';
 
 /** Keeps one model instance across the memories a bench opens (Memory.close closes its embedder). */
@@ -46,6 +77,9 @@ export async function openLocomoEngine(opts: {
   cacheDir: string;
   key: string;
   log: (s: string) => void;
+  /** Turns over the content limit are written as consecutive events with the same dia id. */
+  chunkLong?: boolean | undefined;
+  clock?: BenchClock | undefined;
 }): Promise<LocomoEngine> {
   mkdirSync(opts.cacheDir, { recursive: true });
   const path = join(opts.cacheDir, `${opts.key}.db`);
@@ -56,6 +90,7 @@ export async function openLocomoEngine(opts: {
     storage: await openSqliteStorage({ path }),
     embedder: keepOpen(opts.embedder),
     reranker: createHeuristicReranker(),
+    ...(opts.clock ? { clock: opts.clock } : {}),
     // Learning runs on demand only: the bench measures retrieval over the turns as written.
     config: { retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
   });
@@ -65,7 +100,17 @@ export async function openLocomoEngine(opts: {
     for (const c of opts.conversations) {
       opts.log(`ingest ${c.id}: ${c.turns.length} turns`);
       await memory.logEvents(
-        c.turns.map((t) => ({ tenant: c.id, sessionId: `S${t.session}`, type: 'message' as const, name: t.speaker, content: t.text, ts: t.ts, metadata: { dia_id: t.diaId } })),
+        c.turns.flatMap((t) =>
+          splitLongText(t.text, opts.chunkLong ? MAX_TURN_CHARS : Infinity).map((content) => ({
+            tenant: c.id,
+            sessionId: `S${t.session}`,
+            type: 'message' as const,
+            name: t.speaker,
+            content,
+            ts: t.ts,
+            metadata: { dia_id: t.diaId },
+          })),
+        ),
       );
     }
     await memory.logEvents(opts.paraphrase.memories.map((m, i) => ({ tenant: PARAPHRASE_TENANT, type: 'note' as const, content: m.text, ts: Date.UTC(2025, 0, 1) + i * 60_000, metadata: { memory_id: m.id } })));

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { lineChartSvg } from '../perf/chart.js';
 import { parseEvidence, parseLocomo, parseSessionDate } from './dataset.js';
 import { renderLocomo } from './report.js';
 import { runLocomoBench } from './run.js';
+import { distinct } from './retrievers.js';
 import { scoreQuestion } from './score.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'locomo-test-'));
@@ -60,6 +62,41 @@ describe('LoCoMo parsing', () => {
     expect(parseSessionDate('sometime')).toBeUndefined();
   });
 
+  it('reads dates in other common forms (LongMemEval, ISO, month names)', () => {
+    expect(parseSessionDate('2023/05/20 (Sat) 04:03')).toBe(Date.UTC(2023, 4, 20, 4, 3));
+    expect(parseSessionDate('2023-05-20T04:03:00Z')).toBe(Date.UTC(2023, 4, 20, 4, 3));
+    expect(parseSessionDate('May 20, 2023 4:03 pm')).toBe(Date.UTC(2023, 4, 20, 16, 3));
+    // No year: not a date to place a session at.
+    expect(parseSessionDate('Saturday at noon')).toBeUndefined();
+  });
+
+  it("keeps a question's own date when the data has one", () => {
+    const dated = structuredClone(fixture);
+    (dated[1]!.qa[0] as Record<string, unknown>).question_date = '2022/03/10 (Thu) 09:00';
+    const [, c] = parseLocomo(dated);
+    expect(c!.questions[0]!.askedAt).toBe(Date.UTC(2022, 2, 10, 9, 0));
+    expect(parseLocomo(fixture)[1]!.questions[0]!.askedAt).toBeUndefined();
+  });
+
+  it('refuses a turn over the content limit before any work, naming it and --chunk-long', async () => {
+    const long = structuredClone(fixture);
+    long[1]!.conversation.session_1[1]!.text = 'I practise the cello every day. '.repeat(1100);
+    const data = join(dir, 'long.json');
+    writeFileSync(data, JSON.stringify(long));
+    const run = runLocomoBench({ dataPath: data, paraphrasePath: join(dir, 'none.json'), cacheDir: join(dir, 'never'), ks: [5], mem0: false });
+    await expect(run).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/conv-42 turn D1:2 has \d+ characters.*--chunk-long/) });
+    // The command exits on it (status 2), whatever it had started.
+    const para = join(dir, 'para-none.json');
+    writeFileSync(para, JSON.stringify({ memories: [], queries: [] }));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/locomo/main.ts', '--data', data, '--paraphrase', para, '--cache-dir', join(dir, 'never'), '--no-mem0'], {
+      cwd: join(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--chunk-long');
+  }, 90_000);
+
   it('splits, normalises and skips malformed evidence ids', () => {
     const known = new Set(['D8:6', 'D9:17', 'D30:5', 'D1:1']);
     const r = parseEvidence(['D8:6; D9:17', 'D30:05', 'D', 'D:11:26', 'D1:1 D8:6', 'D10:19'], known);
@@ -73,6 +110,12 @@ describe('LoCoMo parsing', () => {
     expect(c!.turns[3]).toMatchObject({ diaId: 'D2:1', speaker: 'Ben', session: 2, ts: Date.UTC(2023, 5, 12, 10, 0) });
     expect(c!.questions[1]!.evidence.sort()).toEqual(['D1:2', 'D2:1']);
     expect(c!.questions[2]!.skipped).toEqual(['D', 'D9:9']);
+  });
+});
+
+describe('retrieved ids', () => {
+  it('rank a turn imported in parts once, at its best part', () => {
+    expect(distinct(['D1:2', undefined, 'D1:1', 'D1:2', 'D3:4'])).toEqual(['D1:2', 'D1:1', 'D3:4']);
   });
 });
 

@@ -18,6 +18,7 @@ interface Options {
   limitConversations?: string;
   cacheDir: string;
   mem0: boolean;
+  chunkLong: boolean;
   chart?: string;
   json: boolean;
 }
@@ -31,6 +32,7 @@ const program = new Command()
   .option('--limit-conversations <n>', 'only the first N conversations')
   .option('--cache-dir <dir>', 'where the Engram DB and embeddings are cached between runs', '.engram-cache/locomo')
   .option('--no-mem0', 'skip the Mem0 side-by-side')
+  .option('--chunk-long', 'import turns over the 32,768-character content limit as consecutive parts (default: refuse the data before any work)', false)
   .option('--chart <file>', 'write an SVG chart of recall@k per retriever')
   .option('--json', 'print the report as JSON', false);
 
@@ -45,6 +47,7 @@ run(async () => {
     ks: parseList('k', o.k),
     limitConversations: o.limitConversations === undefined ? undefined : parseList('limit-conversations', o.limitConversations)[0],
     mem0: o.mem0,
+    chunkLong: o.chunkLong,
     log: (s) => process.stderr.write(`${s}\n`),
   });
   if (o.chart) writeFileSync(o.chart, locomoChart(report));

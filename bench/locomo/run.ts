@@ -10,7 +10,7 @@ import type { Embedder } from '../../src/index.js';
 import { openMem0, type Mem0Handle } from '../mem0/mem0.js';
 import { DEV_SPLIT, loadLocomo } from './dataset.js';
 import { cachedEmbedder } from './embed-cache.js';
-import { dataKey, openLocomoEngine, PARAPHRASE_TENANT } from './engine.js';
+import { benchClock, checkTurnLengths, dataKey, openLocomoEngine, PARAPHRASE_TENANT } from './engine.js';
 import { loadParaphrase, paraphraseRecall } from './paraphrase.js';
 import { contextRetriever, mem0Retriever, searchRetriever, type Retriever } from './retrievers.js';
 import { groupsOf, Scoreboard, scoreQuestion, type Tally } from './score.js';
@@ -22,6 +22,8 @@ export interface LocomoBenchOptions {
   ks: number[];
   limitConversations?: number | undefined;
   mem0: boolean;
+  /** Import turns over the content limit as consecutive parts (else the run is refused before any work). */
+  chunkLong?: boolean | undefined;
   /** Tests inject a small embedder; the CLI uses USE-lite with 2 workers. */
   embedder?: Embedder | undefined;
   log?: ((s: string) => void) | undefined;
@@ -51,6 +53,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
   const log = opts.log ?? (() => undefined);
   const all = loadLocomo(opts.dataPath);
   const conversations = opts.limitConversations ? all.slice(0, opts.limitConversations) : all;
+  checkTurnLengths(conversations, opts.chunkLong === true);
   const paraphrase = loadParaphrase(opts.paraphrasePath);
   const ks = [...new Set(opts.ks)].sort((a, b) => a - b);
   const kMax = ks.at(-1)!;
@@ -58,8 +61,10 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
   await inner.init();
   mkdirSync(opts.cacheDir, { recursive: true });
   const embedder = cachedEmbedder(inner, join(opts.cacheDir, `embeddings-${safe(inner.model)}.db`));
-  const key = dataKey([hashFile(opts.dataPath), hashFile(opts.paraphrasePath), inner.model, String(conversations.length)]);
-  const engine = await openLocomoEngine({ conversations, paraphrase, embedder, cacheDir: opts.cacheDir, key, log });
+  const key = dataKey([hashFile(opts.dataPath), hashFile(opts.paraphrasePath), inner.model, String(conversations.length), opts.chunkLong ? 'chunked' : 'whole']);
+  // Each question is asked at its own date when the data gives one ("last week" then means the week before it).
+  const clock = benchClock();
+  const engine = await openLocomoEngine({ conversations, paraphrase, embedder, cacheDir: opts.cacheDir, key, log, chunkLong: opts.chunkLong, clock });
   const mem0Handles = new Map<string, Mem0Handle>();
   let mem0Note: string | undefined;
   let mem0Seconds: number | null = null;
@@ -88,7 +93,8 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
       for (const c of conversations) {
         const split = DEV_SPLIT.includes(c.id) ? 'dev' : 'heldout';
         for (const q of c.questions) {
-          const ranked = await r.locomo(q.question, c.id, kMax);
+          clock.at = q.askedAt;
+          const ranked = await r.locomo(q.question, c.id, kMax).finally(() => (clock.at = undefined));
           calls += 1;
           for (const k of ks) {
             const s = scoreQuestion(q.evidence, ranked, k);

@@ -14,6 +14,7 @@ import type { Memory } from '../memory.js';
 import { prepareEvents, type EventWriteContext } from '../write/events.js';
 import { parseFactInput } from '../write/facts.js';
 import type { FactInput } from '../write/input.js';
+import { splitLongText } from '../write/split-long.js';
 
 export interface ImportProgress {
   phase: 'validate' | 'write';
@@ -53,15 +54,35 @@ async function* readLines(path: string): AsyncGenerator<{ text: string; line: nu
   }
 }
 
-async function collect(path: string, ctx: EventWriteContext, onProgress?: (p: ImportProgress) => void): Promise<Line[]> {
+/**
+ * An event whose content exceeds the content limit, as consecutive events that each fit (`chunkLong`): the same
+ * fields, `metadata.part` / `metadata.parts` added, the id (if any) kept by the first part only.
+ */
+export function chunkEvent(l: Line, max: number): Line[] {
+  const content = l.body.content;
+  if (l.record !== 'event' || typeof content !== 'string' || content.length <= max) return [l];
+  const parts = splitLongText(content, max);
+  const metadata = typeof l.body.metadata === 'object' && l.body.metadata !== null ? l.body.metadata : {};
+  return parts.map((part, i) => {
+    const body: Record<string, unknown> = { ...l.body, content: part, metadata: { ...metadata, part: i + 1, parts: parts.length } };
+    if (i > 0) delete body.id;
+    return { ...l, body };
+  });
+}
+
+async function collect(path: string, ctx: EventWriteContext, opts: ImportOptions): Promise<Line[]> {
   const lines: Line[] = [];
   const issues: ErrorIssue[] = [];
+  const onProgress = opts.onProgress;
   for await (const { text, line } of readLines(path)) {
     try {
-      const parsed = classify(JSON.parse(text), line);
-      if (parsed.record === 'event') prepareEvents(ctx, [parsed.body], `line ${line}`);
-      else parseFactInput(ctx, parsed.body, `line ${line}`);
-      lines.push(parsed);
+      const classified = classify(JSON.parse(text), line);
+      const parts = opts.chunkLong ? chunkEvent(classified, ctx.config.limits.maxContentChars) : [classified];
+      for (const parsed of parts) {
+        if (parsed.record === 'event') prepareEvents(ctx, [parsed.body], `line ${line}`);
+        else parseFactInput(ctx, parsed.body, `line ${line}`);
+      }
+      lines.push(...parts);
     } catch (e) {
       const found = isEngramError(e) ? e.issues : [];
       issues.push(...(found.length ? found : [{ path: `line ${line}`, message: e instanceof Error ? e.message : String(e) }]));
@@ -75,13 +96,19 @@ async function collect(path: string, ctx: EventWriteContext, onProgress?: (p: Im
   return lines;
 }
 
-export async function importJsonl(
-  memory: Memory,
-  ctx: EventWriteContext,
-  path: string,
-  opts: { tenant?: string; batchSize?: number; onProgress?: (p: ImportProgress) => void } = {},
-): Promise<ImportReport> {
-  const lines = await collect(path, ctx, opts.onProgress);
+export interface ImportOptions {
+  tenant?: string;
+  batchSize?: number;
+  /**
+   * An event longer than the content limit (`limits.maxContentChars`) is imported as consecutive parts that
+   * each fit (split at paragraph, sentence or word boundaries) instead of rejecting the file.
+   */
+  chunkLong?: boolean;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export async function importJsonl(memory: Memory, ctx: EventWriteContext, path: string, opts: ImportOptions = {}): Promise<ImportReport> {
+  const lines = await collect(path, ctx, opts);
   const report: ImportReport = { lines: lines.length, events: 0, facts: 0, duplicates: 0 };
   const batchSize = opts.batchSize ?? 1000;
   const withTenant = (b: Record<string, unknown>) => (opts.tenant ? { ...b, tenant: opts.tenant } : b);

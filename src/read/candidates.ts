@@ -13,6 +13,7 @@ import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, EventQuery, ScopeFilter, Storage } from '../ports/storage.js';
 import { calibrateVector, fuse, lexicalCeiling, type Fused, type VectorCalibration } from './fuse.js';
+import { looksConversational } from './conversation.js';
 import { cosine } from './mmr.js';
 import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens, words } from './text.js';
@@ -112,6 +113,8 @@ export interface SemanticCandidates {
   vectorPool: number[];
   /** Timeline events behind the lexical hits' event docs, by event id (loaded while the query is embedded). */
   events?: Map<string, MemoryEvent> | undefined;
+  /** The candidates read as a conversation between people (conversation.ts): the conversation steps apply. */
+  conversational?: boolean | undefined;
 }
 
 /**
@@ -199,6 +202,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   }
   const pool = vecHits.map((h) => h.score);
   const codes = useLexical ? exactTokens(req.query) : [];
+  const conversational = looksConversational(docs);
   const exact = new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)]));
   const fused = fuse(
     docs.map((d) => d.docId),
@@ -208,10 +212,10 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       exact,
       cosines: useVector ? cosines : undefined,
       vectorPool: useVector ? pool : undefined,
-      vectorKeep: useVector ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
+      vectorKeep: useVector && conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     },
   );
-  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events: lexLoaded.events };
+  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events: lexLoaded.events, conversational };
 }
 
 /** Per doc, the share of its vector evidence kept under the question discount (fuse.ts); undefined: all of it. */

@@ -37,6 +37,7 @@ import { dedupe } from './dedupe.js';
 import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
 import { cosine, mmrSelect } from './mmr.js';
+import { excerpt } from './excerpt.js';
 import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
@@ -238,7 +239,10 @@ async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): 
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
 async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], cutoff: number | undefined): Promise<Candidate[]> {
-  const req = expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation);
+  const req = {
+    ...expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation),
+    conversational: sem.conversational,
+  };
   const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
   const unseen = [...new Set(out.filter((c) => !sem.vectors.has(c.doc.contentHash)).map((c) => c.doc.contentHash))];
   if (unseen.length > 0) for (const [hash, v] of await deps.storage.getEmbeddings(unseen)) sem.vectors.set(hash, v);
@@ -272,10 +276,12 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
   if (extras.counterId) specs.push(COUNTER_EXAMPLE_SECTION);
   const groups = assignSections(resolved.items, specs);
   const scrub = config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined;
+  // A long memory renders as the sentences the query is about, with a pointer to the whole (excerpt.ts).
+  const shown = (c: Candidate) => (c.doc.kind === 'episode' ? itemBody(c) : excerpt(itemBody(c), p.query, c.doc.refId, deps.tokens));
   return fitBudget({
     sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(byFinal) })),
     notes: scrub ? resolved.notes.map((n) => ({ ...n, note: scrub(n.note) })) : resolved.notes,
-    body: scrub ? (c) => scrub(itemBody(c)) : undefined,
+    body: scrub ? (c) => scrub(shown(c)) : shown,
     budget: config.merge_policy.token_budget,
     tokens: deps.tokens,
     render: { provenanceInline: config.guardrails.provenance_inline, scrub },

@@ -105,6 +105,12 @@ describe('expandCandidates (SQLite)', () => {
     expect(out[1]!.event?.id).toBe(l!.id);
   });
 
+  it('adds no neighbours and no author bonus when the candidates do not read as a conversation', async () => {
+    const [, , a] = events;
+    const out = await expandCandidates(store.storage, req({ query: 'What did Bob paint?', conversational: false, settings: { shareAfter: 0.5, shareBefore: 0.25 } }), [cand(a!, 0.8, 1)]);
+    expect(out.map((c) => [c.doc.refId, c.scores.relevance])).toEqual([['evt_a', 0.8]]);
+  });
+
   it('reaches two turns away with the share compounding, and no further than `reach`', async () => {
     const [q] = events;
     const two = await expandCandidates(store.storage, req({ query: 'What is it?', settings: { shareAfter: 0.5, reach: 2 } }), [cand(q!, 0.8, 1)]);

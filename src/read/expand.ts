@@ -114,7 +114,15 @@ export interface ExpandRequest {
   /** Scores a neighbour that was not a candidate, at the relevance it inherits. */
   scoreNew: (c: Omit<Candidate, 'scores'>, relevance: number) => Candidate['scores'];
   settings?: Partial<ExpandSettings> | undefined;
+  /**
+   * Whether the candidates read as a conversation between people (conversation.ts). When false, only the time
+   * window applies: no information prior, answers, same-author context, session neighbours or author field.
+   */
+  conversational?: boolean | undefined;
 }
+
+/** The conversation steps switched off (a store that does not read as people talking). */
+export const NOT_CONVERSATIONAL: Readonly<Partial<ExpandSettings>> = { authorBonus: 0, informationWeight: 0, answerShare: 0, contextShare: 0, seeds: 0 };
 
 /** Names (case-folded word sequences) the query mentions among `names`. */
 export function mentionedNames(query: string, names: Iterable<string>): Set<string> {
@@ -168,7 +176,7 @@ const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
  * above); returns the candidates re-sorted by `final`. Candidates that are not events get the time window only.
  */
 export async function expandCandidates<C extends Candidate>(storage: Storage, req: ExpandRequest, ranked: readonly C[]): Promise<Candidate[]> {
-  const s = { ...EXPAND_DEFAULTS, ...req.settings };
+  const s = { ...EXPAND_DEFAULTS, ...req.settings, ...(req.conversational === false ? NOT_CONVERSATIONAL : {}) };
   const head = ranked.filter((c) => c.doc.kind === 'event').slice(0, s.eventWindow);
   const when = req.timeWindow === undefined ? queryTimeWindow(req.query, req.now) : (req.timeWindow ?? undefined);
   if (head.length === 0 && when === undefined) return [...ranked];

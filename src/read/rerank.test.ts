@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHeuristicReranker } from '../adapters/rerankers/heuristic.js';
 import type { Reranker } from '../ports/reranker.js';
 import { candidate, makeDoc } from './fixtures.test-support.js';
-import { RERANK_BLEND, normaliseScores, rerankCandidates } from './rerank.js';
+import { RERANK_BLEND, adaptiveBlend, normaliseScores, rerankCandidates } from './rerank.js';
 import type { Candidate } from './types.js';
 
 const withRelevance = (text: string, relevance: number): Candidate =>
@@ -20,6 +20,23 @@ describe('normaliseScores', () => {
     expect(normaliseScores([7, 7])).toEqual([0.5, 0.5]);
     expect(normaliseScores([1, Number.NaN, 3])).toEqual([0, 0, 1]);
     expect(normaliseScores([Number.NaN])).toEqual([0.5]);
+  });
+});
+
+describe('adaptiveBlend', () => {
+  const signals = (lexical: number, vector: number): Candidate => candidate(makeDoc({ text: 'x' }), { final: 0.5, scores: { lexical, vector, relevance: 0.5 } });
+
+  it('gives the reranker its full share where lexical evidence carries the head, less where vectors do', () => {
+    expect(adaptiveBlend(Array.from({ length: 10 }, () => signals(0.6, 0.4)))).toBe(RERANK_BLEND);
+    expect(adaptiveBlend(Array.from({ length: 10 }, () => signals(0.5, 0.5)))).toBe(RERANK_BLEND);
+    expect(adaptiveBlend(Array.from({ length: 10 }, () => signals(0.1, 0.9)))).toBeCloseTo(RERANK_BLEND * 0.2, 12);
+    // Only the head counts: a lexical tail does not raise it.
+    const head = [...Array.from({ length: 10 }, () => signals(0, 0.8)), ...Array.from({ length: 20 }, () => signals(1, 0))];
+    expect(adaptiveBlend(head)).toBe(0);
+  });
+
+  it('keeps the fixed share when a signal did not run (lexical-only or no query vector)', () => {
+    expect(adaptiveBlend([candidate(makeDoc({ text: 'x' }), { final: 0.5, scores: { lexical: 0.3, vector: null, relevance: 0.3 } })])).toBe(RERANK_BLEND);
   });
 });
 

@@ -107,9 +107,12 @@ describe('search (SQLite + USE-lite)', () => {
     expect(reranked[0]!.doc.text).toBe(MEMORIES[11]);
     const top = reranked[0]!.scores;
     expect(top.rerank).toBeGreaterThan(reranked[1]!.scores.rerank!);
-    // relevance = ½ fused + ½ rerank, and the fused part is what the plain search reported.
+    // relevance = (1 − α) fused + α rerank with the adaptive α of rerank.ts (0 < α ≤ ½); the fused part is
+    // what the plain search reported.
     const fused = plain.find((h) => h.doc.docId === reranked[0]!.doc.docId)!.scores.relevance!;
-    expect(top.relevance).toBeCloseTo(0.5 * fused + 0.5 * top.rerank!, 12);
+    const alpha = (top.relevance! - fused) / (top.rerank! - fused);
+    expect(alpha).toBeGreaterThan(0);
+    expect(alpha).toBeLessThanOrEqual(0.5 + 1e-12);
     expect(reranked.map((h) => h.score)).toEqual([...reranked.map((h) => h.score)].sort((a, b) => b - a));
   });
 

@@ -122,6 +122,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expandRequest(req.query, { ...req, timeWindow }, DEFAULTS.scoring, plan, now, conversation), ranked) : ranked;
+  const expansion = { ...expandRequest(req.query, { ...req, timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
+  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
 }

@@ -60,7 +60,8 @@ describe('the conversation steps in the config', () => {
       await store.storage.appendEvents([
         newEvent({ id: 'evt_q', sessionId: 'S1', name: 'Ann', content: 'What do you like to paint these days?', ts: T0 }),
         newEvent({ id: 'evt_s', sessionId: 'S1', name: 'Bo', content: 'Sunsets over the lake, mostly in oils.', ts: T0 + 1 }),
-        ...[1, 2, 3, 1, 2, 3].map((_, i) => newEvent({ id: `evt_f${i}`, sessionId: 'S2', content: `Unrelated note number ${i}.`, ts: T0 + 2 + i })),
+        // Turns of the same two people: the question form applies only to a store that reads as a conversation.
+        ...[1, 2, 3, 1, 2, 3].map((_, i) => newEvent({ id: `evt_f${i}`, sessionId: 'S2', name: i % 2 ? 'Ann' : 'Bo', content: `Unrelated note number ${i}.`, ts: T0 + 2 + i })),
       ]);
       // Both turns point the same way as the query; the notes elsewhere.
       await indexPending(store.storage, {

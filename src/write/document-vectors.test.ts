@@ -5,7 +5,7 @@ import { createHeuristicReranker } from '../adapters/rerankers/heuristic.js';
 import { openSqliteStorage } from '../adapters/storage/sqlite/index.js';
 import { createMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
-import { documentVectorModel, embedDocuments, MAX_SENTENCE_SEGMENTS, sentenceSegments, speakerForm } from './document-vectors.js';
+import { documentVectorModel, embedDocuments, informativeSentences, MAX_SENTENCE_SEGMENTS, SENTENCE_CHARS, sentenceSegments, speakerForm, WHOLE_TEXT_CHARS, wholeText } from './document-vectors.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -175,5 +175,31 @@ describe('the indexer files memories under the configured recipe', () => {
     const [query] = await e.embed(['What instruments does Melanie play?']);
     expect(parts.length).toBe(3);
     expect(dot(resolved!, query!)).toBeGreaterThan(dot(asWritten, query!) + 0.01);
+  });
+});
+
+describe('embedding work on long texts', () => {
+  const topics = ['migration', 'backups', 'certificates', 'latency', 'billing', 'invoices', 'kubernetes', 'payments'];
+  const long = `assistant: ${Array.from({ length: 400 }, (_, i) => `Paragraph ${i} talks about ${topics[i % topics.length]} and the ${topics[(i * 3) % topics.length]} plan in some detail.`).join(' ')}`;
+
+  it('embeds at most 1 + MAX_SENTENCE_SEGMENTS texts of bounded length for a memory of any size', () => {
+    expect(long.length).toBeGreaterThan(20_000);
+    const segments = sentenceSegments(long);
+    expect(segments.length).toBeLessThanOrEqual(MAX_SENTENCE_SEGMENTS);
+    for (const s of segments) expect(s.length).toBeLessThanOrEqual(SENTENCE_CHARS + 'assistant: '.length);
+    expect(wholeText(long).length).toBe(WHOLE_TEXT_CHARS);
+    const embedded = wholeText(long).length + segments.reduce((n, s) => n + s.length, 0);
+    expect(embedded).toBeLessThanOrEqual(WHOLE_TEXT_CHARS + MAX_SENTENCE_SEGMENTS * (SENTENCE_CHARS + 11));
+  });
+
+  it('picks the sentences that cover most content words, in text order', () => {
+    const picked = informativeSentences(['The cat sat.', 'The cat sat again today.', 'Invoices are paid monthly by transfer.', 'Kubernetes upgrades happen quarterly.'], 2);
+    expect(picked).toEqual(['Invoices are paid monthly by transfer.', 'Kubernetes upgrades happen quarterly.']);
+  });
+
+  it('leaves texts under the long-text threshold as they were embedded before', () => {
+    const text = 'Caroline: I went to the support group yesterday. It was so powerful. I felt heard.';
+    expect(sentenceSegments(text)).toEqual(['Caroline: I went to the support group yesterday.', 'Caroline: It was so powerful.', 'Caroline: I felt heard.']);
+    expect(wholeText(text)).toBe(text);
   });
 });

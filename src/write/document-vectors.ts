@@ -23,13 +23,15 @@
  * The speaker form (2026-11-24, fifth stop), on the same bench: vector search alone 0.502 → 0.574, hybrid
  * `search` 0.798 → 0.805 (dev 0.823 → 0.824, held-out 0.790 → 0.798), `getContext` 0.797 → 0.806;
  * paraphrase-dev unchanged (its memories have no label). Offline, before the question form of fuse.ts: vector
- * alone 0.460 → 0.547, and 0.539 when the text as written is embedded as well. It costs no embedding: the same
+ * alone 0.460 → 0.547, and 0.539 when the text as written is embedded as well. A label that names a role rather
+ * than a person ("user", "assistant": core/speakers.ts) is left as written (recipe v2). It costs no embedding: the same
  * texts are embedded, in another form. Known slip: a Roman numeral "I" ("Section I") is
  * read as the speaker too; it moves a vector, never a text anyone sees.
  *
  * Cost: every sentence is a text to embed too: 14,291 sentences besides the 5,882 LoCoMo turns, which USE-lite
  * with 2 workers embeds at 29 turns/s instead of 66.
  */
+import { isPersonName } from '../core/speakers.js';
 import type { EmbedOptions, Embedder } from '../ports/embedder.js';
 
 export type DocumentVectors = 'sentences' | 'whole';
@@ -47,7 +49,7 @@ const wordCount = (s: string) => s.split(/\s+/).filter((w) => w !== '').length;
 
 /** The key stored vectors are filed under: a recipe change re-embeds, as a model change does. */
 export function documentVectorModel(model: string, mode: DocumentVectors): string {
-  return mode === 'whole' ? model : `${model}+speaker-sentences`;
+  return mode === 'whole' ? model : `${model}+speaker-sentences-v2`;
 }
 
 /** A text's leading "Name: " label and what follows it; no label when there is none (or it is too long to be a name). */
@@ -78,15 +80,26 @@ const FIRST_PERSON: ReadonlyArray<[RegExp, (n: string) => string]> = [
  */
 export function speakerForm(text: string): string {
   const { label, body } = splitLabel(text);
-  if (!label) return text;
+  // A role ("user: I play …") names no one: "user play" would tell the encoder less than "I play".
+  if (!label || !isPersonName(label)) return text;
   let out = body;
   for (const [re, to] of FIRST_PERSON) out = out.replace(re, to(label));
   return `${label}: ${out}`;
 }
 
-/** The texts embedded for one document besides itself: its sentences, labelled; none for a single sentence. */
-export function sentenceSegments(text: string): string[] {
-  const { label, body } = splitLabel(text);
+/**
+ * Embedding work per memory is bounded whatever its length (a pasted document, a 30,000-character transcript
+ * turn): the whole text is embedded from its first WHOLE_TEXT_CHARS characters, and a body longer than
+ * LONG_TEXT_CHARS gives MAX_SENTENCE_SEGMENTS of its most informative sentences (greedily, the sentence adding
+ * most content words not yet covered; each cut to SENTENCE_CHARS) instead of runs that cover all of it. So a
+ * memory costs at most 1 + MAX_SENTENCE_SEGMENTS texts and about 2,000 + 12 × 300 characters; texts under
+ * LONG_TEXT_CHARS embed exactly as before.
+ */
+export const WHOLE_TEXT_CHARS = 2_000;
+export const LONG_TEXT_CHARS = 4_000;
+export const SENTENCE_CHARS = 300;
+
+function sentencesOf(body: string): string[] {
   const sentences: string[] = [];
   let carry = '';
   for (const { segment } of segmenter.segment(body)) {
@@ -103,18 +116,59 @@ export function sentenceSegments(text: string): string[] {
     if (sentences.length > 0) sentences[sentences.length - 1] += ` ${carry.trim()}`;
     else sentences.push(carry.trim());
   }
+  return sentences;
+}
+
+const contentWords = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []);
+
+/** The `n` sentences that add most new content words, greedily, in text order. */
+export function informativeSentences(sentences: readonly string[], n: number): string[] {
+  const words = sentences.map(contentWords);
+  const seen = new Set<string>();
+  const chosen: number[] = [];
+  while (chosen.length < Math.min(n, sentences.length)) {
+    let best = -1;
+    let gain = -1;
+    words.forEach((w, i) => {
+      if (chosen.includes(i)) return;
+      let g = 0;
+      for (const x of w) if (!seen.has(x)) g++;
+      if (g > gain) {
+        gain = g;
+        best = i;
+      }
+    });
+    chosen.push(best);
+    for (const x of words[best]!) seen.add(x);
+  }
+  return chosen.sort((a, b) => a - b).map((i) => sentences[i]!.slice(0, SENTENCE_CHARS));
+}
+
+/** The texts embedded for one document besides itself: its sentences, labelled; none for a single sentence. */
+export function sentenceSegments(text: string): string[] {
+  const { label, body } = splitLabel(text);
+  const sentences = sentencesOf(body);
   if (sentences.length < 2) return [];
-  const per = Math.ceil(sentences.length / MAX_SENTENCE_SEGMENTS);
   const runs: string[] = [];
-  for (let i = 0; i < sentences.length; i += per) runs.push(sentences.slice(i, i + per).join(' '));
+  if (body.length > LONG_TEXT_CHARS) {
+    runs.push(...informativeSentences(sentences, MAX_SENTENCE_SEGMENTS));
+  } else {
+    const per = Math.ceil(sentences.length / MAX_SENTENCE_SEGMENTS);
+    for (let i = 0; i < sentences.length; i += per) runs.push(sentences.slice(i, i + per).join(' '));
+  }
   return runs.map((s) => (label ? `${label}: ${s}` : s));
+}
+
+/** What is embedded as the whole text: its opening, at most WHOLE_TEXT_CHARS characters. */
+export function wholeText(text: string): string {
+  return text.length <= WHOLE_TEXT_CHARS ? text : text.slice(0, WHOLE_TEXT_CHARS);
 }
 
 /** One unit vector per text, in order, computed as `mode` says; the embedder is called once. */
 export async function embedDocuments(embedder: Embedder, texts: readonly string[], mode: DocumentVectors, opts?: EmbedOptions): Promise<Float32Array[]> {
   if (mode === 'whole') return embedder.embed(texts, opts);
   const segments = texts.map(sentenceSegments);
-  const all = texts.flatMap((t, i) => [speakerForm(t), ...segments[i]!.map(speakerForm)]);
+  const all = texts.flatMap((t, i) => [speakerForm(wholeText(t)), ...segments[i]!.map(speakerForm)]);
   const vectors = await embedder.embed(all, opts);
   const out: Float32Array[] = [];
   let at = 0;

@@ -78,6 +78,16 @@ describe('heuristic reranker', () => {
     expect(v.exact).toBeGreaterThan(v.prefix!);
   });
 
+  it('does not let a long text win on the query words it covers only by being long', () => {
+    const advice = 'Build weekly distance slowly. Keep easy runs easy. Rest days matter. Strength work helps. Taper before a race. Practise race-day food on long runs. ';
+    const s = scoreOf('what race am I training for', {
+      said: 'I am training for the Porto race in October.',
+      answer: `${advice.repeat(6)}Training for a race takes patience.`,
+      other: 'My sister lives in Braga.',
+    });
+    expect(s.said).toBeGreaterThan(s.answer!);
+  });
+
   it('matches across inflections and letter case', () => {
     const s = scoreOf('Configuring the PROXY', {
       inflected: 'We configured the proxy yesterday.',

@@ -34,6 +34,13 @@ import { analyze, containsToken, type AnalyzedText } from './analyze.js';
 export type Feature = 'coverage' | 'bigrams' | 'phrase' | 'proximity' | 'exact';
 export type HeuristicWeights = Readonly<Record<Feature, number>>;
 export const HEURISTIC_WEIGHTS: HeuristicWeights = { coverage: 0.4, bigrams: 0.15, phrase: 0.15, proximity: 0.1, exact: 0.2 };
+/**
+ * A candidate longer than the mean of its call scores × (mean length / length): a long text covers many query
+ * words by being long (an assistant's 300-word answer on the topic a question names), not by being about them.
+ * On the repository's user–assistant chats (tune half) this lifted hybrid R@10 0.722 → 0.833; agent traces,
+ * help-centre chunks and LoCoMo, whose candidates are of like length, did not move.
+ */
+export const LENGTH_POWER = 1;
 
 interface QueryModel {
   text: AnalyzedText;
@@ -183,11 +190,13 @@ export function heuristicScores(
     proximity: (d) => proximity(q, d),
     exact: (d) => exactShare(q, d),
   };
+  const mean = docs.reduce((s, d) => s + d.text.terms.length, 0) / Math.max(1, docs.length);
   return candidates.map((c, i) => {
     const d = docs[i]!;
     let sum = 0;
     for (const f of q.applies) sum += weights[f] * feature[f](d);
-    return { id: c.id, score: sum / total };
+    const length = d.text.terms.length > mean ? (mean / d.text.terms.length) ** LENGTH_POWER : 1;
+    return { id: c.id, score: (sum / total) * length };
   });
 }
 

@@ -11,12 +11,14 @@ export function registerData(program: Command): void {
     .description('import a JSONL file of events and facts (validated whole before anything is written)')
     .argument('<file>', 'JSONL file: what `engram export` writes ({"record":"event",…} and {"record":"fact",…} lines), or plain event objects ({"task_id":…,"type":…})')
     .option('--no-progress', 'no progress bar')
-    .action(async (file: string, o: { progress: boolean }, cmd: Command) => {
+    .option('--chunk-long', 'import an event longer than the content limit as consecutive parts instead of rejecting the file', false)
+    .action(async (file: string, o: { progress: boolean; chunkLong: boolean }, cmd: Command) => {
       await withMemory(cmd, 'ingest', async (m, g) => {
         const showBar = o.progress && !g.json && process.stderr.isTTY;
         const bar = new SingleBar({ format: ' {phase} [{bar}] {value}/{total} records | embedding backlog {backlog}', stream: process.stderr }, Presets.shades_classic);
         let started = false;
         const report = await m.importJsonl(file, {
+          chunkLong: o.chunkLong,
           onProgress: (p) => {
             if (!showBar || p.phase !== 'write') return;
             if (!started) {

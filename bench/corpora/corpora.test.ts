@@ -1,0 +1,35 @@
+/**
+ * The committed corpora are what generate.ts writes (so their questions, evidence and splits cannot drift
+ * silently), and every question's evidence names a memory of its corpus.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recallAt } from './run.js';
+import { chatsCorpus } from './src/chats.js';
+import { faqCorpus } from './src/faq.js';
+import type { Corpus } from './src/format.js';
+import { tracesCorpus } from './src/traces.js';
+
+describe('bench corpora', () => {
+  for (const make of [chatsCorpus, tracesCorpus, faqCorpus]) {
+    const built = make();
+    it(`${built.name}: the committed file is what the generator writes, with evidence that exists and a frozen split`, () => {
+      const committed = JSON.parse(readFileSync(join(import.meta.dirname, `${built.name}.json`), 'utf8')) as Corpus;
+      expect(committed).toEqual(JSON.parse(JSON.stringify(built)));
+      const ids = new Set(committed.docs.map((d) => d.id));
+      expect(ids.size).toBe(committed.docs.length);
+      for (const q of committed.questions) {
+        expect(q.evidence.length).toBeGreaterThan(0);
+        for (const e of q.evidence) expect(ids.has(e)).toBe(true);
+      }
+      const tune = committed.questions.filter((q) => q.split === 'tune').length;
+      expect(Math.abs(2 * tune - committed.questions.length)).toBeLessThanOrEqual(1);
+    });
+  }
+
+  it('scores recall as the share of evidence in the first k', () => {
+    expect(recallAt(['a', 'b'], ['x', 'a', 'y', 'b'], 2)).toBe(0.5);
+    expect(recallAt(['a'], ['x'], 5)).toBe(0);
+  });
+});
