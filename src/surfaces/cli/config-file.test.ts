@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEngramConfig } from '../../core/config.js';
+import { openTestMemory } from '../../../testing/memory-fixture.js';
 import { environmentVariables, envName, loadServeConfig, maskSecrets } from './config-file.js';
 
 const run = promisify(execFile);
@@ -91,6 +92,16 @@ describe('configuration layers', () => {
     const doc = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
     const missing = environmentVariables().filter((v) => !doc.includes(v.env)).map((v) => v.env);
     expect(missing).toEqual([]);
+  });
+
+  it("hands the working-memory section to the memory's scratchpads", async () => {
+    const { config } = loadServeConfig({ env: { ENGRAM_WORKING_MAX_TOKENS: '500', ENGRAM_WORKING_HISTORY: 'sliding_window' }, cwd: dir });
+    const tm = await openTestMemory({ working: config.working });
+    try {
+      expect(tm.memory.working.options).toMatchObject({ maxTokens: 500, history: 'sliding_window' });
+    } finally {
+      await tm.cleanup();
+    }
   });
 
   it('masks API keys and URL passwords', () => {
