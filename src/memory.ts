@@ -209,7 +209,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
 
   const memory: Memory = {
     examples: createExamplesApi(feedbackDeps),
-    working: createWorkingMemoryApi(feedbackDeps),
+    working: createWorkingMemoryApi(feedbackDeps, config.working),
     config,
     storage,
     embedder,

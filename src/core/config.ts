@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { learnSettingsSchema } from '../learn/engine/options.js';
+import { workingMemoryOptionsSchema } from '../working/options.js';
 import { llmConfigSchema } from './llm-config.js';
 import { DOC_KINDS, PII_KINDS } from './types.js';
 import { parseWith } from './validate.js';
@@ -266,6 +267,8 @@ export const engramConfigSchema = z
     defaultTenant: z.string().min(1).max(100).default('default'),
     /** The learn path: segmentation, description, confidence, extraction, reflection, procedures, engine. */
     learn: learnSettingsSchema.prefault({}),
+    /** The per-session scratchpads: token cap, history strategy, key facts, TTL (working/options.ts). */
+    working: workingMemoryOptionsSchema.prefault({}),
   })
   .strict();
 

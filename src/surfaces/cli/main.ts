@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerConfig } from './commands/config.js';
 import { registerData } from './commands/data.js';
 import { registerDemo } from './commands/demo.js';
 import { registerKeys } from './commands/keys.js';
@@ -28,5 +29,6 @@ registerDemo(program);
 registerServe(program);
 registerKeys(program);
 registerMcp(program);
+registerConfig(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => reportError(e, process.argv.includes('--json')));

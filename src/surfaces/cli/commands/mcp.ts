@@ -5,9 +5,10 @@
  */
 import type { Command } from 'commander';
 import { openMemory } from '../../../open.js';
-import { globals, storeUrl } from '../context.js';
+import { resolveServeConfig } from './config.js';
 
 interface McpOptions {
+  config?: string;
   user?: string;
   agent?: string;
   session?: string;
@@ -24,6 +25,7 @@ export function registerMcp(program: Command): void {
   program
     .command('mcp')
     .description('run the MCP server on stdio (tools: manage_memory, search_memory, get_context, working memory …)')
+    .option('--config <path>', 'configuration file (default: ./engram.config.json when it exists, or $ENGRAM_CONFIG)')
     .option('--user <id>', 'default user_id for memories the tools store and search')
     .option('--agent <id>', 'default agent_id')
     .option('--session <id>', 'default session_id (working memory, feedback)')
@@ -31,10 +33,10 @@ export function registerMcp(program: Command): void {
       keepStdoutForProtocol();
       // The MCP SDK loads only for this command, so every other command starts without it.
       const [{ withLearning }, { serveMcpStdio }] = await Promise.all([import('../../mcp/learn-deps.js'), import('../../mcp/stdio.js')]);
-      const g = globals(cmd);
-      const url = storeUrl(g);
+      // The same configuration as `engram serve` (flags > ENGRAM_* env > engram.config.json > defaults).
+      const { server: _server, ...engramConfig } = resolveServeConfig(cmd, { ...(o.config ? { config: o.config } : {}) }).config;
       const memory = await openMemory(
-        { storage: { url }, ...(g.cache ? { cache: { url: g.cache } } : {}), ...(g.tenant ? { defaultTenant: g.tenant } : {}) },
+        engramConfig,
         { onBackgroundError: (e) => process.stderr.write(`engram mcp: background task failed: ${e instanceof Error ? e.message : String(e)}\n`) },
       );
       try {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PORT, resolvePort } from './serve.js';
+import { loadServeConfig } from '../config-file.js';
+import { DEFAULT_PORT } from './serve.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../../../..');
@@ -98,9 +99,10 @@ describe('engram serve', () => {
   }, 120_000);
 
   it('takes the port from --port, else PORT, else the default', () => {
-    expect(resolvePort(9000, '7000')).toBe(9000);
-    expect(resolvePort(undefined, '7000')).toBe(7000);
-    expect(resolvePort(undefined, undefined)).toBe(DEFAULT_PORT);
-    expect(() => resolvePort(undefined, 'eighty')).toThrow(/PORT/);
+    const port = (flags: Record<string, unknown>, env: NodeJS.ProcessEnv) => loadServeConfig({ flags, env, cwd: dir }).config.server.port;
+    expect(port({ server: { port: 9000 } }, { PORT: '7000' })).toBe(9000);
+    expect(port({}, { PORT: '7000' })).toBe(7000);
+    expect(port({}, {})).toBe(DEFAULT_PORT);
+    expect(() => port({}, { PORT: 'eighty' })).toThrow(/server\.port/);
   });
 });

@@ -1,22 +1,14 @@
 /**
  * `engram serve`: the HTTP API on the --db database. On the first start of a database it creates an admin
  * key and prints it once on stdout (only its hash is stored). SIGTERM/SIGINT drain in-flight requests, close
- * memory and exit 0. Logs are JSON lines (pino) on stdout; LOG_LEVEL sets the level.
+ * memory and exit 0. Logs are JSON lines (pino) on stdout; LOG_LEVEL sets the level. Configuration: flags >
+ * ENGRAM_* environment > engram.config.json > defaults (config-file.ts); `serve --help` lists it all.
  */
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { EngramError } from '../../../core/errors.js';
 import { openMemory } from '../../../open.js';
-import { globals, storeUrl } from '../context.js';
-
-interface ServeOptions {
-  port?: number;
-  host: string;
-  rateLimit?: number;
-  burst?: number;
-  bodyLimit?: number;
-  importLimit?: number;
-}
+import { configHelp, resolveServeConfig, type ServerFlags } from './config.js';
 
 export const DEFAULT_PORT = 8080;
 
@@ -30,31 +22,28 @@ function numberOption(name: string, min: number) {
   };
 }
 
-/** --port, else PORT, else 8080. */
-export function resolvePort(flag: number | undefined, env: string | undefined): number {
-  if (flag !== undefined) return flag;
-  if (env === undefined || env === '') return DEFAULT_PORT;
-  return numberOption('PORT', 0)(env);
-}
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('run the HTTP API (OpenAPI document at /openapi.json); first start prints an admin key once')
+    .option('--config <path>', 'configuration file (default: ./engram.config.json when it exists, or $ENGRAM_CONFIG)')
     .option('--port <n>', `port (default: $PORT or ${DEFAULT_PORT}; 0 picks a free one)`, numberOption('port', 0))
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--host <host>', 'interface to listen on (default: 127.0.0.1)')
     .option('--rate-limit <n>', 'sustained requests per second per key (0 turns rate limiting off)', numberOption('rate-limit', 0))
     .option('--burst <n>', 'requests a key may send at once', numberOption('burst', 1))
     .option('--body-limit <bytes>', 'largest JSON request body', numberOption('body-limit', 1024))
     .option('--import-limit <bytes>', 'largest JSONL body for POST /v1/import', numberOption('import-limit', 1024))
-    .action(async (o: ServeOptions, cmd: Command) => {
-      const g = globals(cmd);
+    .addHelpText('after', configHelp)
+    .action(async (o: ServerFlags, cmd: Command) => {
+      const { config, file } = resolveServeConfig(cmd, o);
+      const { server: serverOptions, ...engramConfig } = config;
       // The HTTP stack loads only for this command, so every other command starts without it.
       const [{ pino }, { bootstrapAdminKey }, { startHttpServer }] = await Promise.all([import('pino'), import('../../http/keys.js'), import('../../http/server.js')]);
       const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-      const url = storeUrl(g);
+      if (file) logger.info({ file }, 'configuration file read');
       const memory = await openMemory(
-        { storage: { url }, ...(g.cache ? { cache: { url: g.cache } } : {}) },
+        engramConfig,
         { onBackgroundError: (e) => logger.warn({ code: e instanceof EngramError ? e.code : 'INTERNAL' }, 'background task failed') },
       );
       // The model loads on first use; a server loads it now, so the first query does not wait for it.
@@ -66,13 +55,7 @@ export function registerServe(program: Command): void {
           logger,
           // The key comes before the "listening" line, so whoever waits for that line has already seen it.
           ...(adminKey ? { onListening: (at: string) => printAdminKey(adminKey, at) } : {}),
-          options: {
-            port: resolvePort(o.port, process.env.PORT),
-            host: o.host,
-            ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}),
-            ...(o.importLimit !== undefined ? { importLimitBytes: o.importLimit } : {}),
-            rateLimit: { ...(o.rateLimit !== undefined ? { perSecond: o.rateLimit } : {}), ...(o.burst !== undefined ? { burst: o.burst } : {}) },
-          },
+          options: serverOptions,
         });
         stopOnSignals(server.shutdown, logger);
       } catch (e) {
