@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the local services the test suite talks to, when they are not already answering:
-# PostgreSQL on 127.0.0.1:5432 (the storage conformance suite runs against it) and Redis on 127.0.0.1:6379.
+# PostgreSQL on 127.0.0.1:5432 (the storage conformance suite runs against it) and Redis on 127.0.0.1:6379,
+# and installs the Chromium the inspector's browser tests drive.
 set -uo pipefail
 
 pg_up() { pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; }
@@ -10,6 +11,13 @@ if ! command -v pg_isready >/dev/null || ! command -v redis-cli >/dev/null; then
   echo "services: installing postgresql and redis-server from Debian"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null
 fi
+
+# Debian's Chromium, driven by playwright-core in the inspector's browser tests (testing/ui).
+if [ ! -x /usr/bin/chromium ]; then
+  echo "services: installing chromium from Debian"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+[ -x /usr/bin/chromium ] && echo "services: chromium ready" || echo "services: chromium NOT installed"
 
 if ! pg_up; then
   echo "services: starting PostgreSQL"

@@ -4,7 +4,7 @@
  * decision procedure. Two scenarios through the library call, one through `npm run bench:scenario -- --json`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sharedEmbedder } from '../../testing/memory-fixture.js';
 import type { AgentName } from './agents/agent.js';
 import { runScenarioBench } from './bench.js';
+import { renderCorpus, type CorpusReport } from './corpus.js';
 import { renderReport, type ScenarioReport } from './report.js';
 
 const run = promisify(execFile);
@@ -34,6 +35,9 @@ function checkRun(report: ScenarioReport): void {
       if (a.decision.basis.kind === 'precedent' && a.decision.basis.via === 'recurrence') expect(a.decision.reason).toContain('by recurrence');
       // Online: nothing retrieved comes from this round or a later one.
       for (const item of a.retrieved) if (item.fromRound !== null) expect(item.fromRound).toBeLessThan(round.round);
+      // The memory-only measure exists exactly for the rounds an earlier round taught.
+      expect(a.lesson === undefined).toBe(round.taughtBy.length === 0);
+      if (a.lesson?.rank) expect(a.lesson.rank).toBeLessThanOrEqual(a.retrieved.length);
     }
   }
   // Nothing to retrieve before the first round has been learned.
@@ -99,6 +103,27 @@ describe('bench:scenario on the repository\'s scenarios', () => {
     const report = await runScenarioBench({ scenarioPath: join(FIXTURES, 'clock-skew.json'), embedder: sharedEmbedder() });
     checkRun(report);
     checkEngramLearned(report);
+  }, 600_000);
+
+  it('--corpus runs every scenario of a folder and totals them (CLI, two short scenarios)', async () => {
+    const corpus = join(dir, 'corpus');
+    mkdirSync(corpus);
+    for (const name of ['rate-limits', 'clock-skew']) {
+      const full = JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as { rounds: unknown[] };
+      writeFileSync(join(corpus, `${name}.json`), JSON.stringify({ ...full, rounds: full.rounds.slice(0, 3) }));
+    }
+    writeFileSync(join(corpus, 'notes.txt'), 'not a scenario');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/scenario/main.ts', '--corpus', corpus, '--json'], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+    const report = JSON.parse(stdout) as CorpusReport;
+    expect(report.rows.map((r) => r.scenario)).toEqual(['clock-skew', 'rate-limits']);
+    expect(report.total.rounds).toBe(6);
+    for (const a of ['engram', 'baseline'] as const) {
+      expect(report.total.correct[a].n).toBe(report.rows.reduce((s, r) => s + r.correct[a].n, 0));
+      expect(report.total.learnable[a].of).toBe(report.rows.reduce((s, r) => s + r.learnable[a].of, 0));
+    }
+    // Round 2 of each recurs round 1's cause: learnable.
+    expect(report.total.learnable.engram.of).toBeGreaterThanOrEqual(2);
+    expect(renderCorpus(report)).toContain('precedent@1 (learnable)');
   }, 600_000);
 
   it('the CLI rejects a malformed scenario file with exit code 2, naming the failing path', async () => {

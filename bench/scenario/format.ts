@@ -41,6 +41,8 @@ export const roundSchema = z
     round_label: z.string().trim().max(64).default(''),
     /** Consolidate memory (distil facts) after this round's data is ingested. */
     trigger_fact_extraction: z.boolean().default(false),
+    /** The earlier rounds whose lesson answers this one; derived from the root causes when absent (learnable.ts). */
+    taught_by: z.array(z.number().int().min(1)).max(100).optional(),
   })
   .strict();
 
@@ -62,6 +64,11 @@ export const scenarioSchema = z
       seen.add(r.round_num);
       if (i > 0 && r.round_num <= s.rounds[i - 1]!.round_num) {
         ctx.addIssue({ code: 'custom', path: ['rounds', i, 'round_num'], message: 'rounds must be in ascending round_num order' });
+      }
+      for (const t of r.taught_by ?? []) {
+        if (t >= r.round_num || !s.rounds.some((o) => o.round_num === t)) {
+          ctx.addIssue({ code: 'custom', path: ['rounds', i, 'taught_by'], message: `round ${t} is not an earlier round of this scenario` });
+        }
       }
       // Such a round could never be scored correct: the scoring falls back to pool_patterns when it has none.
       if (r.correct_keywords.length === 0 && s.pool_patterns.length === 0) {

@@ -6,23 +6,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedEmbedder } from '../../testing/memory-fixture.js';
-import { fakeOpenAi } from '../../src/adapters/llms/fake-protocols.test-support.js';
-import { startLoopback, type Loopback } from '../../src/adapters/llms/loopback.test-support.js';
+import { startFakeChat, type FakeChatServer } from '../lib/fake-openai.test-support.js';
 import { runScenarioBench } from './bench.js';
 import { parseScenario } from './format.js';
 import { DECISION_SYSTEM, normalizeDecision } from './llm-decider.js';
 
-let server: Loopback;
+let server: FakeChatServer;
 beforeAll(async () => {
   // The fake model answers from the prompt: a rate-limit diagnosis when memory mentions throttling, else a guess.
-  server = await startLoopback(
-    fakeOpenAi((body) => {
-      const user = (body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')!.content;
-      const memory = user.split('## New bug report')[0]!;
-      const decision = /throttl/i.test(memory) ? 'investigate: the partner rate limit' : 'Investigate: general health';
-      return { say: JSON.stringify({ decision, reason: 'fake model' }) };
-    }),
-  );
+  server = await startFakeChat((body) => {
+    const user = body.messages.find((m) => m.role === 'user')!.content;
+    const memory = user.split('## New bug report')[0]!;
+    const decision = /throttl/i.test(memory) ? 'investigate: the partner rate limit' : 'Investigate: general health';
+    return JSON.stringify({ decision, reason: 'fake model' });
+  });
 });
 afterAll(() => server.close());
 
@@ -47,10 +44,10 @@ describe('LLM decisions', () => {
     expect(report.mode).toBe('llm');
     // One call per agent per round, all with the same system prompt and output schema.
     expect(server.requests).toHaveLength(6);
-    const bodies = server.requests.map((r) => r.body as { messages: { role: string; content: string }[]; response_format: { json_schema: { name: string } } });
+    const bodies = server.requests;
     for (const b of bodies) {
       expect(b.messages.find((m) => m.role === 'system')!.content).toBe(DECISION_SYSTEM);
-      expect(b.response_format.json_schema.name).toBe('incident_decision');
+      expect(b.response_format?.json_schema?.name).toBe('incident_decision');
     }
     const users = bodies.map((b) => b.messages.find((m) => m.role === 'user')!.content);
     // Round 1: empty memory for both; later rounds: each agent's own rendering of what it retrieved.
@@ -62,6 +59,14 @@ describe('LLM decisions', () => {
 
     const r2 = report.rounds[1]!;
     expect(r2.agents.engram!.decision).toMatchObject({ text: 'Investigate: the partner rate limit', basis: { kind: 'llm', model: 'openai-compatible/fake-sre' } });
+    // The model reads the same context the memory measure judged: round 1's lesson (its root cause or correction,
+    // verbatim) is in Engram's round-2 prompt exactly when the report says it reached the retrieved text.
+    const lesson = r2.agents.engram!.lesson!;
+    expect(lesson.taughtBy).toEqual([1]);
+    const r1 = scenario.rounds[0]!;
+    const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ');
+    expect([r1.actual_root_cause, r1.correction].filter(Boolean).some((t) => norm(users[2]!).includes(norm(t)))).toBe(lesson.inText);
+    expect(lesson.inText).toBe(true);
     // Round 2 of this scenario recurs round 1's cause, and the scoring reads the model's decision.
     expect(r2.agents.engram!.correct).toBe(true);
     expect(report.rounds[0]!.agents.engram!.correct).toBe(false);

@@ -1,10 +1,10 @@
 /**
  * LLM mode (`--llm`): both agents send the same prompt — the retrieved memory as each memory renders it, then
  * the report — and receive one "Investigate: …" line and a reason. Structured output through generateObject
- * (validated with zod, one re-ask on invalid output).
+ * (bench/lib/llm-json.ts: validated with zod, one re-ask on invalid output).
  */
 import { z } from 'zod';
-import { generateObject } from '../../src/adapters/llms/generate-object.js';
+import { callForJson } from '../lib/llm-json.js';
 import type { Llm } from '../../src/index.js';
 import type { Decider } from './decider.js';
 
@@ -37,7 +37,7 @@ export function createLlmDecider(llm: Llm, opts: { maxTokens?: number } = {}): D
   return {
     mode: 'llm',
     async decide(report, retrieval) {
-      const out = await generateObject(llm, {
+      const out = await callForJson(llm, {
         schema: llmDecisionSchema,
         name: 'incident_decision',
         system: DECISION_SYSTEM,

@@ -38,6 +38,13 @@ export interface AgentSummary {
   patternApplications: Ratio;
   falsePositives: Ratio;
   adaptations: Adaptation[];
+  /** Rounds an earlier round taught (learnable.ts) decided correctly. */
+  learnable: Ratio;
+  /** Learnable rounds whose lesson was the first retrieved item / among the first three. */
+  precedentAt1: Ratio;
+  precedentAt3: Ratio;
+  /** Learnable rounds whose teaching round's root cause or correction reached the retrieved text. */
+  lessonInText: Ratio;
   byPrior: number;
   byPrecedent: number;
   /** Of the precedent decisions, those made by recurrence (no situation close enough). */
@@ -50,6 +57,7 @@ export function summarize(scenario: Scenario, run: ScenarioRun, agent: AgentName
   const recurring = rows.filter((x) => x.r.recurring);
   const other = rows.filter((x) => !x.r.recurring);
   const hasPattern = scenario.pool_patterns.length > 0;
+  const learnable = rows.filter((x) => x.r.taughtBy.length > 0);
   return {
     correct: { n: sum((x) => (x.a.correct ? 1 : 0)), of: rows.length },
     retrievedLabelled: { n: sum((x) => x.a.retrieval.labelled), of: sum((x) => x.a.retrieval.items) },
@@ -58,6 +66,10 @@ export function summarize(scenario: Scenario, run: ScenarioRun, agent: AgentName
     patternApplications: hasPattern ? { n: recurring.filter((x) => x.a.appliedRecurring).length, of: recurring.length } : { n: 0, of: 0 },
     falsePositives: hasPattern ? { n: other.filter((x) => x.a.appliedRecurring).length, of: other.length } : { n: 0, of: 0 },
     adaptations: adaptations(scenario, run, agent),
+    learnable: { n: learnable.filter((x) => x.a.correct).length, of: learnable.length },
+    precedentAt1: { n: learnable.filter((x) => x.a.lesson?.rank === 1).length, of: learnable.length },
+    precedentAt3: { n: learnable.filter((x) => (x.a.lesson?.rank ?? 99) <= 3).length, of: learnable.length },
+    lessonInText: { n: learnable.filter((x) => x.a.lesson?.inText).length, of: learnable.length },
     byPrior: rows.filter((x) => x.a.decision.basis.kind === 'prior').length,
     byPrecedent: rows.filter((x) => x.a.decision.basis.kind === 'precedent').length,
     byRecurrence: rows.filter((x) => x.a.decision.basis.kind === 'precedent' && x.a.decision.basis.via === 'recurrence').length,

@@ -70,17 +70,19 @@ export function renderReport(r: ScenarioReport, opts: { verbose?: boolean } = {}
 }
 
 function renderTable(r: ScenarioReport): string {
-  const header = ['Round', 'Type', 'Service', ...r.agents.flatMap((a) => [NAMES[a], `${NAMES[a]} used`])];
+  const header = ['Round', 'Type', 'Service', 'Taught by', ...r.agents.flatMap((a) => [NAMES[a], `${NAMES[a]} used`, 'lesson@'])];
   const rows = r.rounds.map((round) => [
     String(round.round),
     round.type,
     round.service,
+    round.taughtBy.length ? round.taughtBy.map((n) => `R${n}`).join(',') : '-',
     ...r.agents.flatMap((a) => {
       const ar = round.agents[a];
-      return ar ? [ar.correct ? '✓' : '✗', basisLabel(ar.decision)] : ['-', '-'];
+      const lesson = ar?.lesson ? `${ar.lesson.rank ?? '-'}${ar.lesson.inText ? '' : ' (not in text)'}` : '';
+      return ar ? [ar.correct ? '✓' : '✗', basisLabel(ar.decision), lesson] : ['-', '-', ''];
     }),
   ]);
-  const totals = ['TOTAL', '', '', ...r.agents.flatMap((a) => [`${r.summary[a]!.correct.n}/${r.summary[a]!.correct.of}`, ''])];
+  const totals = ['TOTAL', '', '', '', ...r.agents.flatMap((a) => [`${r.summary[a]!.correct.n}/${r.summary[a]!.correct.of}`, '', ''])];
   const all = [header, ...rows, totals];
   const widths = header.map((_, i) => Math.min(60, Math.max(...all.map((row) => (row[i] ?? '').length))));
   return all.map((row) => row.map((c, i) => pad(c.length > 60 ? `${c.slice(0, 59)}…` : c, widths[i]!)).join('  ').trimEnd()).join('\n');
@@ -96,6 +98,7 @@ function renderSummary(name: string, s: AgentSummary): string[] {
     `  retrieved with outcome label ${ratio(s.retrievedLabelled)}; episodes labelled ${ratio(s.episodesLabelled)}; items mentioning "outcome:" ${ratio(s.mentionOutcome)}`,
     `  pattern applications         ${ratio(s.patternApplications)} recurring-cause rounds; false positives ${ratio(s.falsePositives)} other rounds`,
     `  adaptation after correction  ${adapt}`,
+    `  learnable rounds right       ${ratio(s.learnable)}; lesson retrieved @1 ${ratio(s.precedentAt1)}, @3 ${ratio(s.precedentAt3)}, its cause/correction in the text ${ratio(s.lessonInText)}`,
     `  decided by                   ${s.byPrecedent} precedent${s.byRecurrence ? ` (${s.byRecurrence} by recurrence)` : ''}, ${s.byPrior} prior, ${s.correct.of - s.byPrecedent - s.byPrior} llm`,
   ];
 }

@@ -5,6 +5,7 @@
 import type { AgentName, FactReport, ScenarioAgent } from './agents/agent.js';
 import type { AgentDecision, Decider, DecisionMode } from './decider.js';
 import { roundType, type Scenario, type ScenarioRound } from './format.js';
+import { lessonRank, teachingRounds, type LessonRank } from './learnable.js';
 import { appliesRecurringCause, isCorrect, isRecurringRound, keywordHits } from './score.js';
 
 export interface RetrievalStats {
@@ -29,6 +30,8 @@ export interface AgentRound {
   retrieval: RetrievalStats;
   /** What was retrieved, in order: id, kind, outcome label, and the round it was learned from (if one). */
   retrieved: Array<{ id: string; kind: string; outcome: string | null; fromRound: number | null }>;
+  /** Learnable rounds only: where the lesson an earlier round taught ranked in what was retrieved. */
+  lesson?: LessonRank;
 }
 
 export interface RoundResult {
@@ -37,6 +40,8 @@ export interface RoundResult {
   service: string;
   /** The round's true cause is the recurring one. */
   recurring: boolean;
+  /** Earlier rounds whose established cause answers this one; empty when the round is not learnable. */
+  taughtBy: number[];
   agents: Partial<Record<AgentName, AgentRound>>;
 }
 
@@ -58,6 +63,7 @@ export async function runScenario(scenario: Scenario, agents: readonly ScenarioA
       type: roundType(round),
       service: round.service,
       recurring: isRecurringRound(round, scenario),
+      taughtBy: teachingRounds(scenario, round),
       agents: {},
     };
     const pending: Array<() => Promise<void>> = [];
@@ -72,6 +78,7 @@ export async function runScenario(scenario: Scenario, agents: readonly ScenarioA
         keywordHits: keywordHits(`${retrieval.contextText} ${decision.text}`, round),
         retrieval: retrievalStats(retrieval),
         retrieved: retrieval.items.map((i) => ({ id: i.id, kind: i.kind, outcome: i.outcome, fromRound: i.fromRound })),
+        ...(result.taughtBy.length ? { lesson: lessonRank(scenario, round, retrieval.items, retrieval.contextText) } : {}),
       };
       pending.push(() => agent.learn(round, retrieval));
     }

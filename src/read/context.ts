@@ -41,6 +41,8 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
+import { applySituation, situationChanges } from './situation.js';
+import { statesChange } from './change-cue.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
@@ -211,6 +213,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     });
   }
   if (p.query && semantic.length > 0) semantic = await expand(deps, p, semanticFilter, sem, semantic, cutoff);
+  semantic = await matchSituations(deps, p, semantic);
   const hops = await hopCandidates(
     deps,
     { tenant: p.tenant, scope: p.scope, filter: semanticFilter, kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
@@ -222,6 +225,15 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   }
   const window = await windowCandidates(deps, events, await vectorP, sem, config, p.route, now);
   return { window, semantic, sem };
+}
+
+/** Episodes that did not follow a change fall behind when the query says its trouble did (situation.ts). */
+async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): Promise<Candidate[]> {
+  if (!statesChange(p.query)) return semantic;
+  const ids = semantic.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
+  if (ids.length === 0) return semantic;
+  const changes = await situationChanges(deps, p.tenant, ids);
+  return applySituation(semantic, changes, true, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal);
 }
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */

@@ -40,9 +40,13 @@ export function majorityOutcome(selected: readonly Candidate[]): Outcome | undef
 export function pickCounterExample(selected: readonly Candidate[], pool: readonly Candidate[]): Candidate | undefined {
   const majority = majorityOutcome(selected);
   if (!majority) return undefined;
+  // The best selected item is the answer, not a counter-example: moving it into the counter-example section
+  // would put the most relevant memory last.
+  const top = selected.reduce<Candidate | undefined>((b, c) => (!b || c.scores.final > b.scores.final ? c : b), undefined);
   let best: Candidate | undefined;
   for (const c of pool) {
     const o = labelled(c);
+    if (c === top || (top && c.doc.refId === top.doc.refId && c.doc.kind === top.doc.kind)) continue;
     if (!o || o === majority || (c.scores.relevance ?? 0) < MIN_COUNTER_RELEVANCE) continue;
     if (!best || c.scores.final > best.scores.final) best = c;
   }

@@ -123,6 +123,14 @@ describe('counter-example slot', () => {
     expect(pickCounterExample([u], [u, s1])).toBeUndefined();
   });
 
+  it('never takes the best selected item: the answer stays at the top, the next one that went the other way is the counter-example', () => {
+    const top = episodeCandidate(episode({ id: 'eps_top', outcome: 'SUCCESS' }), 0.95);
+    const s3 = episodeCandidate(episode({ id: 'eps_s3', outcome: 'SUCCESS' }), 0.4);
+    expect(majorityOutcome([top, f1, f2])).toBe('FAILURE');
+    expect(pickCounterExample([top, f1, f2], [top, f1, f2, s3])?.doc.refId).toBe('eps_s3');
+    expect(pickCounterExample([top, f1, f2], [top, f1, f2])).toBeUndefined();
+  });
+
   it('is admitted before anything else and survives a budget too small for the rest', () => {
     const { specs } = resolveSections(['semantic'], {});
     const counter = { ...s1, role: 'counter_example' as const };

@@ -55,6 +55,17 @@ describe('engram CLI', () => {
     expect(records.filter((r) => r.record === 'fact').length).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
+  it('help texts list the global options and speak in users\' words', async () => {
+    const keys = await engram('keys', 'create', '--help');
+    expect(keys.stdout).toContain('--tenant <id>');
+    for (const cmd of ['log', 'import', 'demo', 'remember', 'events']) {
+      const help = await engram(cmd, '--help');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('--db <path>');
+      expect(help.stdout).not.toMatch(/seed[ -]?0/i);
+    }
+  }, 120_000);
+
   it('rejects bad input with a typed error and exit code 2', async () => {
     const bad = await engram('log', '--type', 'telepathy', '--content', 'x');
     expect(bad.code).toBe(2);

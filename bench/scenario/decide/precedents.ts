@@ -9,8 +9,8 @@
  * The parsing is generic English; nothing here knows any particular domain.
  */
 import type { Outcome } from '../../../src/index.js';
-import { classifyOutcome, parseCorrection, rootCausePhrase } from '../../../src/learn/cues.js';
-import { tidy } from '../../../src/learn/text.js';
+import { classifyOutcome, parseCorrection, rootCausePhrase } from '../../lib/cues.js';
+import { tidy } from '../../lib/text.js';
 import type { ContextItem, ContextResult } from '../../../src/index.js';
 
 export type PrecedentSource = 'episode' | 'fact' | 'chunk';

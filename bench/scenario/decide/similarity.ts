@@ -3,7 +3,7 @@
  * encoders put unrelated sentences near 0.4 rather than 0, plus a word-level view (specific content stems and
  * adjacent-word compounds) that catches two phrasings of one cause the encoder scores only moderately.
  */
-import { contentTerms, isGenericStem, isNumberLike } from '../../../src/learn/text.js';
+import { contentTerms, isGenericStem, isNumberLike } from '../../lib/text.js';
 import { cosine } from '../../lib/vector.js';
 
 export type EmbedFn = (texts: readonly string[]) => Promise<Float32Array[]>;

@@ -15,9 +15,11 @@ const program = new Command()
   .option('--db <path>', 'database: a SQLite file path or a storage URL', process.env.ENGRAM_DB ?? './engram.db')
   .option('--store <url>', 'storage URL: sqlite:./engram.db | postgres://user@host/db | pglite:./dir (overrides --db)', process.env.ENGRAM_STORE)
   .option('--cache <url>', 'Redis hot tier in front of the store, e.g. redis://127.0.0.1:6379', process.env.ENGRAM_CACHE)
-  .option('--tenant <id>', 'tenant (default: "default")')
+  .option('--tenant <id>', 'tenant whose memory the command reads and writes (default: "default"; keys list: every tenant)')
   .option('--json', 'machine-readable JSON output', false)
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Every command's --help lists --db, --store, --cache, --tenant and --json too.
+  .configureHelp({ showGlobalOptions: true });
 
 registerWrite(program);
 registerRead(program);

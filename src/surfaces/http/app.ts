@@ -83,8 +83,12 @@ function serveOpenApi(app: EngramApp): void {
       info: {
         title: 'Engram',
         version: API_VERSION,
-        description: 'Memory engine for LLM agents: timeline, facts, hybrid retrieval and budgeted context. A tenant key acts for its own tenant only.',
+        description:
+          'Memory engine for LLM agents: timeline, facts, hybrid retrieval and budgeted context, episodes, procedures, feedback examples and working memory. Every key on the wire is snake_case and every time ISO-8601. A tenant key acts for its own tenant only.',
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
+      // Relative: the API is served beside this document, wherever the server listens.
+      servers: [{ url: '/', description: 'this server' }],
       security: [{ apiKey: [] }],
     });
     return c.json(doc as object, 200);

@@ -52,7 +52,7 @@ describe('admin key management', () => {
     expect(record).not.toHaveProperty('hash');
 
     expect((await t.call('POST', '/v1/events', { key, body: { content: 'globex writes' } })).status).toBe(201);
-    expect((await t.call('GET', '/v1/me', { key })).body).toMatchObject({ tenant: 'globex', keyId: record.id });
+    expect((await t.call('GET', '/v1/me', { key })).body).toMatchObject({ tenant: 'globex', key_id: record.id });
 
     const list = await t.call('GET', '/admin/keys?tenant=globex', { key: t.adminKey });
     const keys = (list.body as { keys: Json[] }).keys;
@@ -67,7 +67,7 @@ describe('admin key management', () => {
     expect((await t.call('DELETE', `/admin/keys/${record.id as string}`, { key: t.adminKey })).status).toBe(200);
     expect((await t.call('DELETE', '/admin/keys/key_01J8ZK3V6W9X2Y4Z5A6B7C8D9E', { key: t.adminKey })).status).toBe(404);
     const listed = (await t.call('GET', '/admin/keys?tenant=globex', { key: t.adminKey })).body as { keys: Json[] };
-    expect(listed.keys[0]!.revokedAt).toEqual(expect.any(String));
+    expect(listed.keys[0]!.revoked_at).toEqual(expect.any(String));
   });
 
   it('validates the tenant name and refuses unknown fields', async () => {

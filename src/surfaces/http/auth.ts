@@ -8,6 +8,7 @@ import { EngramError } from '../../core/errors.js';
 import type { Storage } from '../../ports/storage.js';
 import type { AppEnv, Principal } from './env.js';
 import { resolveKey } from './keys.js';
+import { isUiPath } from './routes/ui.js';
 
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/openapi.json']);
 
@@ -24,7 +25,8 @@ function presentedKey(c: Context): string | undefined {
 
 export function authenticate(storage: Storage): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (PUBLIC_PATHS.has(c.req.path)) return next();
+    // The inspector's static files (no data; the app calls the API with the user's key).
+    if (PUBLIC_PATHS.has(c.req.path) || isUiPath(c.req.path)) return next();
     const presented = presentedKey(c);
     if (presented === undefined) {
       c.header('www-authenticate', 'Bearer');

@@ -21,13 +21,13 @@ describe('error table', () => {
 
   it('keeps the message and issue paths for client errors and hides internals for server errors', () => {
     const client = errorBody(new EngramError('VALIDATION', 'bad ts', { issues: [{ path: 'events.3.ts', message: 'not a time' }] }), 'r1');
-    expect(client).toEqual({ status: 400, body: { error: { code: 'VALIDATION', message: 'bad ts', issues: [{ path: 'events.3.ts', message: 'not a time' }], requestId: 'r1' } } });
+    expect(client).toEqual({ status: 400, body: { error: { code: 'VALIDATION', message: 'bad ts', issues: [{ path: 'events.3.ts', message: 'not a time' }], request_id: 'r1' } } });
     const backend = errorBody(new EngramError('ADAPTER', 'SQLITE_FULL at /var/lib/engram/engram.db', { issues: [{ path: 'x', message: 'y' }] }), 'r2');
     expect(backend.status).toBe(502);
     expect(JSON.stringify(backend.body)).not.toContain('/var/lib');
     expect(backend.body.error.issues).toEqual([]);
     const unknown = errorBody(toEngramError(new TypeError('cannot read x of undefined at handler.ts:12')), 'r3');
-    expect(unknown).toEqual({ status: 500, body: { error: { code: 'INTERNAL', message: 'internal error', issues: [], requestId: 'r3' } } });
+    expect(unknown).toEqual({ status: 500, body: { error: { code: 'INTERNAL', message: 'internal error', issues: [], request_id: 'r3' } } });
   });
 
   it("turns Hono's own refusals into VALIDATION: malformed JSON and a wrong content type", () => {

@@ -1,29 +1,17 @@
 /**
  * The one table from error codes to HTTP statuses, and the one error body every route returns:
- *   { "error": { "code", "message", "issues": [{ "path", "message" }], "requestId" } }
+ *   { "error": { "code", "message", "issues": [{ "path", "message" }], "request_id" } }
  * 5xx bodies never carry the internal message (driver errors, paths, stack traces); the log has the code.
  */
 import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { EngramError, isEngramError, type ErrorCode, type ErrorIssue } from '../../core/errors.js';
+import { EngramError, HTTP_STATUS_BY_CODE, httpStatusOf, isEngramError, type ErrorCode, type ErrorIssue } from '../../core/errors.js';
 import { issuePath } from '../../core/validate.js';
+import { wirePath } from './wire.js';
 
-/** LIMIT covers both a body that is too large (413) and a rate limit (429, `details.limit === 'rate'`). */
-export const STATUS_BY_CODE: Record<ErrorCode, number | ((e: EngramError) => number)> = {
-  VALIDATION: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  // A known path asked with a method it does not serve: 405, with `details.allow` (the Allow header).
-  NOT_FOUND: (e) => (e.details.allow ? 405 : 404),
-  CONFLICT: 409,
-  LIMIT: (e) => (e.details.limit === 'rate' ? 429 : 413),
-  BUDGET: 422,
-  ADAPTER: 502,
-  LLM_OUTPUT: 502,
-  UNAVAILABLE: 503,
-  CONFIG: 500,
-};
+/** The code → status table lives in core/errors.ts (the typed client maps statuses back with it). */
+export const STATUS_BY_CODE = HTTP_STATUS_BY_CODE;
 
 /** What a client is told for a server-side failure, by code; the real message goes to the log only. */
 const PUBLIC_5XX_MESSAGE: Partial<Record<ErrorCode, string>> = {
@@ -34,12 +22,11 @@ const PUBLIC_5XX_MESSAGE: Partial<Record<ErrorCode, string>> = {
 };
 
 export function statusOf(e: EngramError): number {
-  const s = STATUS_BY_CODE[e.code];
-  return typeof s === 'function' ? s(e) : s;
+  return httpStatusOf(e);
 }
 
 export interface ErrorBody {
-  error: { code: ErrorCode | 'INTERNAL'; message: string; issues: ErrorIssue[]; requestId?: string | undefined };
+  error: { code: ErrorCode | 'INTERNAL'; message: string; issues: ErrorIssue[]; request_id?: string | undefined };
 }
 
 /** Turns anything thrown in a request into an EngramError, or undefined for a genuine internal failure. */
@@ -66,12 +53,15 @@ function fromHttpException(e: HTTPException): EngramError {
 
 export function errorBody(e: EngramError | undefined, requestId: string | undefined): { status: number; body: ErrorBody } {
   if (!e) {
-    return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error', issues: [], requestId } } };
+    return { status: 500, body: { error: { code: 'INTERNAL', message: 'internal error', issues: [], request_id: requestId } } };
   }
   const status = statusOf(e);
   const message = status >= 500 ? (PUBLIC_5XX_MESSAGE[e.code] ?? 'internal error') : e.message;
-  const issues = status >= 500 ? [] : [...e.issues];
-  return { status, body: { error: { code: e.code, message, issues, requestId } } };
+  // Library errors name camelCase fields; the client sent (and reads) the wire's snake_case. Request
+  // validation (validationHook) already names fields exactly as sent, unknown ones included.
+  const rename = e.details.wirePaths === true ? (p: string) => p : wirePath;
+  const issues = status >= 500 ? [] : e.issues.map((i) => ({ path: rename(i.path), message: i.message }));
+  return { status, body: { error: { code: e.code, message, issues, request_id: requestId } } };
 }
 
 /** The zod-openapi hook: a failed request validation becomes VALIDATION naming each failing field. */
@@ -85,7 +75,7 @@ export function validationHook(result: { success: boolean; target: string; error
       : [{ path: issuePath(prefix, i.path), message: i.message }],
   );
   const first = issues[0]!;
-  throw new EngramError('VALIDATION', `invalid request: ${first.path || '(body)'}: ${first.message}`, { issues });
+  throw new EngramError('VALIDATION', `invalid request: ${first.path || '(body)'}: ${first.message}`, { issues, details: { wirePaths: true } });
 }
 
 /** Body paths are field paths as the library names them; query and path parameters say where they came from. */

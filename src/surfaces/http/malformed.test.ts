@@ -25,13 +25,13 @@ interface Req {
 }
 
 const VALID = {
-  event: { content: 'a valid event', sessionId: 's1' },
+  event: { content: 'a valid event', session_id: 's1' },
   fact: { text: 'A valid fact.' },
   search: { query: 'valid' },
   context: { query: 'valid' },
   forget: { ids: ['evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E'] },
   batch: { events: [{ content: 'one' }] },
-  query: { sessionId: 's1' },
+  query: { session_id: 's1' },
   key: { tenant: 'newtenant', name: 'n' },
 } as const;
 type BodyRoute = keyof typeof VALID;
@@ -55,7 +55,7 @@ const WRONG: Record<BodyRoute, unknown[]> = {
   event: [
     { content: 123 }, { content: '' }, { content: '   ' }, { content: 'x', tags: 'a' }, { content: 'x', tags: [1] }, { content: 'x', importance: 2 },
     { content: 'x', importance: '0.5' }, { content: 'x', ts: {} }, { content: 'x', ts: 'yesterday-ish' }, { content: 'x', metadata: [] },
-    { content: 'x', type: 'telepathy' }, { content: 'x', actor: 'robot' }, { content: 'x', sessionId: '' }, { content: 'x', sessionId: 5 },
+    { content: 'x', type: 'telepathy' }, { content: 'x', actor: 'robot' }, { content: 'x', session_id: '' }, { content: 'x', session_id: 5 },
     { content: 'x', id: 'evt_nope' }, { content: 'x', expiresAt: -1 }, { content: 'x', metadata: { '': 1 } }, { content: '\ud800 lone surrogate' },
     { content: 'nul \u0000 inside' }, { content: 'x'.repeat(40_000) }, { tool: '' }, null, [], 'just a string', 42, true, {},
   ],
@@ -77,7 +77,7 @@ const WRONG: Record<BodyRoute, unknown[]> = {
   ],
   forget: [{}, { ids: ['nope'] }, { ids: 'evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E' }, { scope: { bogus: 1 } }, { scope: 'all' }, { ids: [] }],
   batch: [{ events: [] }, { events: {} }, { events: [{ content: 1 }] }, { events: [{ content: 'ok' }, { type: 'nope', content: 'x' }] }, { events: [{ content: 'a', id: 'evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E' }, { content: 'b', id: 'evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E' }] }, {}],
-  query: [{ lastN: 0 }, { limit: 'ten' }, { types: ['nope'] }, { since: {} }, { filter: { x: { between: [1, 2] } } }, { afterSeq: -1 }, { sinceMinutes: 0 }],
+  query: [{ last_n: 0 }, { limit: 'ten' }, { types: ['nope'] }, { since: {} }, { filter: { x: { between: [1, 2] } } }, { after_seq: -1 }, { since_minutes: 0 }],
   key: [{ tenant: 'bad tenant!', name: 'n' }, { tenant: '', name: 'n' }, { tenant: 'ok', name: '' }, { tenant: 'ok' }, { name: 'n' }, { tenant: 5, name: 'n' }, { tenant: 'x'.repeat(101), name: 'n' }],
 };
 
@@ -185,8 +185,8 @@ const wrongContentTypeArb: fc.Arbitrary<Req> = fc
 
 const badQueryArb: fc.Arbitrary<Req> = fc
   .constantFrom(
-    'limit=-1', 'limit=abc', 'limit=1e3', 'lastN=0', 'lastN=99999999', 'type=bogus', 'type=message&type=bogus', 'since=garbage', 'until=tomorrow', 'sinceMinutes=0',
-    'afterSeq=-5', 'unknown=1', 'tenant=', 'sessionId=', 'limit=', 'tag=' + 'x'.repeat(101), 'userId=' + 'u'.repeat(201),
+    'limit=-1', 'limit=abc', 'limit=1e3', 'last_n=0', 'last_n=99999999', 'type=bogus', 'type=message&type=bogus', 'since=garbage', 'until=tomorrow', 'since_minutes=0',
+    'after_seq=-5', 'unknown=1', 'tenant=', 'session_id=', 'limit=', 'tag=' + 'x'.repeat(101), 'user_id=' + 'u'.repeat(201),
   )
   .map((q) => ({ method: 'GET', path: `/v1/events?${q}`, auth: 'tenant' as const, what: `query ${q.slice(0, 40)}` }));
 

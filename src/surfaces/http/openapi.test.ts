@@ -8,6 +8,7 @@ import { EVENT_TYPES } from '../../core/types.js';
 import { createApp } from './app.js';
 import { parseServerOptions } from './options.js';
 import { startTestServer, type TestServer } from './server.test-support.js';
+import { isUiPath } from './routes/ui.js';
 
 type Obj = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -113,14 +114,15 @@ describe('OpenAPI document', () => {
     const app = createApp({ memory: t.tm.memory, options: parseServerOptions({}), logger: pino({ level: 'silent' }), isDraining: () => false });
     const served = new Set(
       app.routes
-        // /mcp is the MCP transport (GET, POST, DELETE), documented in docs/mcp.md rather than as REST.
-        .filter((r) => r.method !== 'ALL' && r.path !== '/openapi.json' && r.path !== '/mcp')
+        // /mcp is the MCP transport (GET, POST, DELETE), documented in docs/mcp.md rather than as REST; the
+        // inspector's static files are not API.
+        .filter((r) => r.method !== 'ALL' && r.path !== '/openapi.json' && r.path !== '/mcp' && !isUiPath(r.path))
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`),
     );
     const documented = new Set(operations().map((o) => `${o.method} ${o.path}`));
     expect([...documented].sort()).toEqual([...served].sort());
     for (const expected of ['post /v1/events', 'post /v1/events/batch', 'get /v1/events', 'post /v1/events/query', 'get /v1/events/{id}', 'post /v1/events/{id}/redact',
-      'post /v1/facts', 'get /v1/facts/{id}', 'get /v1/facts/history', 'post /v1/search', 'post /v1/context', 'post /v1/forget', 'get /v1/export', 'post /v1/import',
+      'post /v1/facts', 'get /v1/facts', 'get /v1/facts/{id}', 'get /v1/facts/history', 'post /v1/search', 'post /v1/context', 'post /v1/forget', 'get /v1/export', 'post /v1/import',
       'get /healthz', 'get /readyz', 'post /admin/keys', 'get /admin/keys', 'delete /admin/keys/{id}']) {
       expect(documented, expected).toContain(expected);
     }

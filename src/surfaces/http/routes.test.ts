@@ -26,7 +26,7 @@ describe('events', () => {
     const first = await post('/v1/events', body);
     expect(first.status).toBe(201);
     const e = first.body as Json;
-    expect(e).toMatchObject({ tenant: 'acme', taskId: 'deploy_1', type: 'tool_call', ts: '2025-09-20T18:22:10.000Z', duplicate: false });
+    expect(e).toMatchObject({ tenant: 'acme', task_id: 'deploy_1', type: 'tool_call', ts: '2025-09-20T18:22:10.000Z', duplicate: false });
     expect(e.id).toMatch(/^evt_/);
     const again = await post('/v1/events', body);
     expect(again.status).toBe(200);
@@ -37,12 +37,12 @@ describe('events', () => {
     const bad = await post('/v1/events/batch', { events: [{ content: 'fine', session_id: 'b1' }, { content: 'x', type: 'telepathy' }] });
     expect(bad.status).toBe(400);
     expect((bad.body as { error: { issues: { path: string }[] } }).error.issues.map((i) => i.path)).toContain('events.1.type');
-    expect((await get('/v1/events?sessionId=b1')).body).toEqual({ events: [] });
+    expect((await get('/v1/events?session_id=b1')).body).toEqual({ events: [] });
 
     const ok = await post('/v1/events/batch', {
       events: [
-        { content: 'user asks about refunds', sessionId: 'b1', tags: ['billing'] },
-        { content: 'agent explains the policy', sessionId: 'b1', type: 'decision', metadata: { channel: 'chat' } },
+        { content: 'user asks about refunds', session_id: 'b1', tags: ['billing'] },
+        { content: 'agent explains the policy', session_id: 'b1', type: 'decision', metadata: { channel: 'chat' } },
       ],
     });
     expect(ok.status).toBe(201);
@@ -50,13 +50,13 @@ describe('events', () => {
   });
 
   it('lists with query filters and queries with the filter language', async () => {
-    const byTag = await get('/v1/events?sessionId=b1&tag=billing');
+    const byTag = await get('/v1/events?session_id=b1&tag=billing');
     expect((byTag.body as { events: Json[] }).events.map((e) => e.content)).toEqual(['user asks about refunds']);
-    const byType = await get('/v1/events?sessionId=b1&type=decision&type=message');
+    const byType = await get('/v1/events?session_id=b1&type=decision&type=message');
     expect((byType.body as { events: Json[] }).events).toHaveLength(2);
-    const last = await get('/v1/events?sessionId=b1&lastN=1');
+    const last = await get('/v1/events?session_id=b1&last_n=1');
     expect((last.body as { events: Json[] }).events.map((e) => e.content)).toEqual(['agent explains the policy']);
-    const future = await get(`/v1/events?sessionId=b1&since=${encodeURIComponent('2999-01-01T00:00:00Z')}`);
+    const future = await get(`/v1/events?session_id=b1&since=${encodeURIComponent('2999-01-01T00:00:00Z')}`);
     expect((future.body as { events: Json[] }).events).toEqual([]);
 
     const q = await post('/v1/events/query', { session_id: 'b1', filter: { channel: 'chat' } });
@@ -68,7 +68,7 @@ describe('events', () => {
   });
 
   it('gets by id, 404 for an unknown id, 400 for a malformed one; redacts', async () => {
-    const e = (await post('/v1/events', { content: 'my card is 4111 1111 1111 1111, please charge it', sessionId: 'r1' })).body as Json;
+    const e = (await post('/v1/events', { content: 'my card is 4111 1111 1111 1111, please charge it', session_id: 'r1' })).body as Json;
     const got = await get(`/v1/events/${e.id as string}`);
     expect(got.status).toBe(200);
     expect((got.body as Json).content).not.toContain('4111 1111 1111 1111');
@@ -100,7 +100,7 @@ describe('facts', () => {
     const history = await get('/v1/facts/history?key=plan_limit');
     const versions = (history.body as { versions: Json[] }).versions;
     expect(versions.map((v) => v.version)).toEqual([1, 2]);
-    expect(versions[0]!.expiredAt).toEqual(expect.any(String));
+    expect(versions[0]!.expired_at).toEqual(expect.any(String));
     expect((await get('/v1/facts/history?key=nope')).status).toBe(404);
     expect((await get('/v1/facts/fct_01J8ZK3V6W9X2Y4Z5A6B7C8D9E')).status).toBe(404);
   });
@@ -140,8 +140,8 @@ describe('forget, export and import', () => {
   it('exports JSONL, forgets a scope, and imports the export back', async () => {
     const k = await t.keyFor('porter');
     const p = (path: string, body: unknown) => t.call('POST', path, { key: k, body });
-    await p('/v1/events', { content: 'first note', sessionId: 'x1' });
-    await p('/v1/events', { content: 'second note', sessionId: 'x1' });
+    await p('/v1/events', { content: 'first note', session_id: 'x1' });
+    await p('/v1/events', { content: 'second note', session_id: 'x1' });
     await p('/v1/facts', { text: 'Porter prefers email.', key: 'contact' });
 
     const exported = await t.call('GET', '/v1/export', { key: k });
@@ -170,7 +170,7 @@ describe('forget, export and import', () => {
   });
 
   it('forgets by id', async () => {
-    const e = (await post('/v1/events', { content: 'ephemeral', sessionId: 'f1' })).body as Json;
+    const e = (await post('/v1/events', { content: 'ephemeral', session_id: 'f1' })).body as Json;
     const r = await post('/v1/forget', { ids: [e.id] });
     expect(r.body).toMatchObject({ events: 1 });
     expect((await get(`/v1/events/${e.id as string}`)).status).toBe(404);
@@ -200,14 +200,14 @@ describe('service endpoints and logs', () => {
     try {
       const app = createApp({ memory: tm.memory, options: parseServerOptions({}), logger: pino({ level: 'silent' }), isDraining: () => false });
       await tm.memory.logEvent({ type: 'note', content: 'one waiting text' });
-      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embeddingBacklog: 1 });
+      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embedding_backlog: 1 });
       for (let i = 0; i < 12; i++) {
         await tm.memory.logEvents(Array.from({ length: 1000 }, (_, j) => ({ type: 'note' as const, content: `waiting text ${i} ${j}` })));
       }
       expect(await tm.memory.embeddingBacklog()).toBe(12_001);
       await expect(tm.memory.embeddingBacklog({ upTo: 0 })).rejects.toMatchObject({ code: 'VALIDATION' });
       await new Promise((r) => setTimeout(r, 50)); // past the reuse window of the first (tiny) count
-      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embeddingBacklog: 12_001 });
+      expect(await (await app.request('/readyz')).json()).toMatchObject({ status: 'ready', embedding_backlog: 12_001 });
     } finally {
       await tm.cleanup();
     }
@@ -231,7 +231,7 @@ describe('service endpoints and logs', () => {
 
   it('logs one line per request with id, method, route, status and duration, and never contents, queries or keys', async () => {
     const secret = 'zebra marmalade quartz';
-    await post('/v1/events', { content: `${secret} in the log?`, sessionId: 'log1' });
+    await post('/v1/events', { content: `${secret} in the log?`, session_id: 'log1' });
     await post('/v1/search', { query: `${secret} query` });
     await t.call('GET', `/v1/facts/history?key=${encodeURIComponent('zebra-key')}`, { key });
     const lines = t.logs.map((l) => JSON.parse(l) as Json);

@@ -59,7 +59,7 @@ describe('graceful shutdown', () => {
 
     const stopped = server.shutdown();
     expect(await refusesConnections(server.port)).toBe(true);
-    body.send('"sessionId":"drain"}');
+    body.send('"session_id":"drain"}');
     body.end();
 
     const res = await response;

@@ -19,7 +19,7 @@ const KEYS = ['plan_limit', 'contact', 'region'];
 const TYPES = ['message', 'tool_call', 'decision', 'observation', 'correction'] as const;
 
 const textArb = fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 6 }).map((w) => w.join(' '));
-const scopeArb = fc.record({ sessionId: fc.constantFrom(...SESSIONS), userId: fc.constantFrom(...USERS) }, { requiredKeys: [] });
+const scopeArb = fc.record({ session_id: fc.constantFrom(...SESSIONS), user_id: fc.constantFrom(...USERS) }, { requiredKeys: [] });
 
 const eventArb = fc.record(
   {
@@ -65,18 +65,18 @@ const readArb: fc.Arbitrary<Read> = fc.oneof(
   fc
     .record(
       {
-        sessionId: fc.constantFrom(...SESSIONS),
-        userId: fc.constantFrom(...USERS),
+        session_id: fc.constantFrom(...SESSIONS),
+        user_id: fc.constantFrom(...USERS),
         type: fc.constantFrom(...TYPES),
         tag: fc.constantFrom(...TAGS),
-        lastN: fc.integer({ min: 1, max: 50 }),
-        sinceMinutes: fc.constantFrom(1, 60),
+        last_n: fc.integer({ min: 1, max: 50 }),
+        since_minutes: fc.constantFrom(1, 60),
       },
       { requiredKeys: [] },
     )
     .map((q) => ({ method: 'GET' as const, path: `/v1/events?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()}` })),
   fc
-    .record({ filter: filterArb, sessionId: fc.constantFrom(...SESSIONS), tags: fc.constant(['prod']) }, { requiredKeys: [] })
+    .record({ filter: filterArb, session_id: fc.constantFrom(...SESSIONS), tags: fc.constant(['prod']) }, { requiredKeys: [] })
     .map((body) => ({ method: 'POST' as const, path: '/v1/events/query', body })),
   fc
     .record(
@@ -86,7 +86,7 @@ const readArb: fc.Arbitrary<Read> = fc.oneof(
         mode: fc.constantFrom('hybrid', 'vector', 'lexical'),
         kinds: fc.constantFrom(['event'], ['fact'], ['event', 'fact']),
         filter: filterArb,
-        userId: fc.constantFrom(...USERS),
+        user_id: fc.constantFrom(...USERS),
       },
       { requiredKeys: ['query'] },
     )
@@ -131,7 +131,7 @@ beforeAll(async () => {
   keyB = await t.keyFor('tenant-b');
   // B holds data of its own with the same vocabulary, so its reads return something, just never A's.
   for (const [i, w] of WORDS.entries()) {
-    await t.call('POST', '/v1/events', { key: keyB, body: { content: `${w} ${WORDS[(i + 3) % WORDS.length]!} note`, sessionId: SESSIONS[i % 3], tags: [TAGS[i % 3]!] } });
+    await t.call('POST', '/v1/events', { key: keyB, body: { content: `${w} ${WORDS[(i + 3) % WORDS.length]!} note`, session_id: SESSIONS[i % 3], tags: [TAGS[i % 3]!] } });
   }
   await t.call('POST', '/v1/facts', { key: keyB, body: { key: 'plan_limit', text: 'annual plan refund policy.' } });
   // A key only A ever uses: its history must be 404 for B.

@@ -78,5 +78,12 @@ export function withLearning(memory: FacadeWithLearning, opts: LearnDepsOptions 
     recordOutcome: (retrievalId, outcome, o) => memory.recordOutcome(retrievalId, outcome, o),
     examples: memory.examples ?? createExamplesApi(deps!),
     working: memory.working ?? createWorkingMemoryApi(deps!, opts.working),
+    userFacts: (q) =>
+      memory.storage
+        .listFacts({ tenant: q.tenant ?? memory.config.defaultTenant, scope: { userId: q.userId }, limit: q.limit, now: Date.now() })
+        // Superseded versions stay in the store as history; a profile is what holds now.
+        .then((facts) => facts.filter((f) => f.expiredAt === undefined)),
+    recentEpisodes: (q) =>
+      memory.learn.episodes({ tenant: q.tenant, scope: { userId: q.userId, sessionId: q.sessionId }, order: 'desc', limit: q.limit }),
   };
 }

@@ -4,10 +4,13 @@
  *
  * Tools: manage_memory, search_memory (seed 003), log_event, get_context, record_outcome, give_feedback,
  * get_feedback_guidance, analyze_conversations, and the working-memory tools (view, append, replace, remove,
- * set_plan, page_out, page_in).
+ * set_plan, page_out, page_in). Resources: a user's profile, recent episodes (resources.ts). Prompts: a
+ * memory-aware system prompt (prompts.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpMemory, McpScope } from './facade.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
 import { installToolCalls, type ToolEnv } from './tool.js';
 import { registerFeedbackTools } from './tools/feedback.js';
 import { registerMemoryTools } from './tools/memory.js';
@@ -35,7 +38,7 @@ export interface McpServerOptions extends McpScope {
 }
 
 export function createMcpServer(opts: McpServerOptions): McpServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } });
   const env: ToolEnv = {
     memory: opts.memory,
     scope: { tenant: opts.tenant, userId: opts.userId, agentId: opts.agentId, sessionId: opts.sessionId },
@@ -45,6 +48,8 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
   registerTimelineTools(server, env);
   registerFeedbackTools(server, env);
   registerWorkingMemoryTools(server, env);
+  registerResources(server, env);
+  registerPrompts(server, env);
   installToolCalls(server, env);
   return server;
 }

@@ -39,7 +39,8 @@ export function addTool<S extends z.ZodRawShape>(
   def: ToolDef<S>,
   run: (args: z.output<z.ZodObject<S>>, env: ToolEnv) => Promise<ToolReply>,
 ): void {
-  const schema = z.object(def.input);
+  // Strict: an argument the tool does not take is an error naming it, never silently dropped.
+  const schema = z.strictObject(def.input);
   const handler = async (raw: unknown): Promise<CallToolResult> => {
     try {
       const r = await run(checkArgs(schema, raw, name), env);
@@ -57,6 +58,14 @@ export function addTool<S extends z.ZodRawShape>(
 /** Depth and `__proto__` first (a recursive schema would overflow on deep nesting), then the tool's schema. */
 function checkArgs<S extends z.ZodRawShape>(schema: z.ZodObject<S>, raw: unknown, tool: string): z.output<z.ZodObject<S>> {
   assertSafeJson(raw);
+  const takes = Object.keys(schema.shape);
+  const unknown = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Object.keys(raw).filter((k) => !takes.includes(k)) : [];
+  if (unknown.length > 0) {
+    throw new EngramError('VALIDATION', `unknown argument(s) ${unknown.join(', ')}: ${tool} takes ${takes.join(', ')}`, {
+      issues: unknown.map((k) => ({ path: k, message: 'unknown argument' })),
+      details: { asSent: true },
+    });
+  }
   return parseWith(schema, raw ?? {}, { what: `arguments for ${tool}` });
 }
 

@@ -9,7 +9,7 @@ export function registerData(program: Command): void {
   program
     .command('import')
     .description('import a JSONL file of events and facts (validated whole before anything is written)')
-    .argument('<file>', 'JSONL file: {"record":"event",…} / {"record":"fact",…} or seed-000 events')
+    .argument('<file>', 'JSONL file: what `engram export` writes ({"record":"event",…} and {"record":"fact",…} lines), or plain event objects ({"task_id":…,"type":…})')
     .option('--no-progress', 'no progress bar')
     .action(async (file: string, o: { progress: boolean }, cmd: Command) => {
       await withMemory(cmd, 'ingest', async (m, g) => {

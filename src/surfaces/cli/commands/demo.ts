@@ -5,7 +5,7 @@ import { withMemory } from '../context.js';
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description("load seed 000's demo data into the database and run its three flows (replay, recall, hybrid)")
+    .description('load a demo (a deployment timeline, a support chat, a policy knowledge base) and run three reads: replay a task, recall a policy, and both merged in one budgeted context')
     .action(async (_o: unknown, cmd: Command) => {
       await withMemory(cmd, 'ingest', async (m, g) => {
         const out = (s: string) => process.stdout.write(`${s}\n`);

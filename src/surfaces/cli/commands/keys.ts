@@ -59,7 +59,7 @@ export function registerKeys(program: Command): void {
           list.length === 0
             ? '(no keys)'
             : list
-                .map((k) => `${k.id}  ${k.role.padEnd(6)} ${(k.tenant ?? '-').padEnd(16)} ${k.prefix}…  ${k.name}  ${k.createdAt}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}`)
+                .map((k) => `${k.id}  ${k.role.padEnd(6)} ${(k.tenant ?? '-').padEnd(16)} ${k.prefix}…  ${k.name}  ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`)
                 .join('\n'),
         );
       });

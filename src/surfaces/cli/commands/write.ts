@@ -5,7 +5,7 @@ import { collect, iso, parseJsonOption, print, withMemory } from '../context.js'
 export function registerWrite(program: Command): void {
   program
     .command('log')
-    .description('append an event to the timeline (seed 000 log_event)')
+    .description('append an event to the timeline (durable when the command exits; embedded by the next command that searches)')
     .requiredOption('--content <text>', 'what happened')
     .option('--type <type>', 'message | tool_call | tool_result | observation | decision | outcome | correction | feedback | state_change | error | note', 'message')
     .option('--task <id>', 'task id')
@@ -48,7 +48,7 @@ export function registerWrite(program: Command): void {
 
   program
     .command('remember')
-    .description('store a fact or document chunk in semantic memory (a new version if its key already exists)')
+    .description('store a fact or document chunk in semantic memory (a new version if its key already exists; durable when the command exits, embedded by the next command that searches)')
     .argument('<text>', 'the fact or chunk')
     .option('--key <key>', 'stable key, e.g. doc_42_para_7; remembering it again makes a new version')
     .option('--source <source>', 'source document, e.g. runbook.md')

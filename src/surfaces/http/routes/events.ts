@@ -6,6 +6,7 @@ import type { EventInput } from '../../../write/input.js';
 import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
 import { presentEvent, presentLoggedEvent } from '../present.js';
+import { fromWire } from '../wire.js';
 import { EventSchema, LoggedEventSchema } from '../schemas/records.js';
 import { eventsListQuery, eventsQueryBody, idParams, redactBody, writeBodies } from '../schemas/requests.js';
 import { commonErrors, conflict, json, jsonBody, notFound } from '../schemas/responses.js';
@@ -35,7 +36,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const input = c.req.valid('json');
       assertOwnTenant(input.tenant, tenant, 'tenant');
-      const e = await memory.logEvent({ ...(input as EventInput), tenant });
+      const e = await memory.logEvent({ ...(fromWire(input) as EventInput), tenant });
       return c.json(presentLoggedEvent(e), e.duplicate ? 200 : 201);
     },
   );
@@ -58,7 +59,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const { events } = c.req.valid('json');
       events.forEach((e, i) => assertOwnTenant(e.tenant, tenant, `events.${i}.tenant`));
-      const written = await memory.logEvents(events.map((e) => ({ ...(e as EventInput), tenant })));
+      const written = await memory.logEvents(events.map((e) => ({ ...(fromWire(e) as EventInput), tenant })));
       return c.json({ events: written.map(presentLoggedEvent) }, 201);
     },
   );
@@ -79,7 +80,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       assertOwnTenant(q.tenant, tenant, 'query.tenant');
       const { type, tag, since, until, tenant: _t, ...rest } = q;
       const input: FetchEventsInput = {
-        ...rest,
+        ...fromWire(rest),
         ...(type ? { types: type } : {}),
         ...(tag ? { tags: tag } : {}),
         ...(since !== undefined ? { since: timeParam(since) } : {}),
@@ -105,7 +106,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const q = c.req.valid('json');
       assertOwnTenant(q.tenant, tenant, 'tenant');
-      const events = await memory.fetchEvents({ ...q, tenant });
+      const events = await memory.fetchEvents({ ...fromWire(q), tenant });
       return c.json({ events: events.map(presentEvent) }, 200);
     },
   );

@@ -5,6 +5,7 @@ import type { FactInput } from '../../../write/input.js';
 import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
 import { presentFact } from '../present.js';
+import { fromWire } from '../wire.js';
 import { FactSchema, RememberResultSchema } from '../schemas/records.js';
 import { factHistoryQuery, idParams, writeBodies } from '../schemas/requests.js';
 import { commonErrors, json, jsonBody, notFound } from '../schemas/responses.js';
@@ -32,8 +33,8 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const input = c.req.valid('json');
       assertOwnTenant(input.tenant, tenant, 'tenant');
-      const r = await memory.remember({ ...(input as FactInput), tenant });
-      const body = { fact: presentFact(r.fact), status: r.status, ...(r.supersededId ? { supersededId: r.supersededId } : {}) };
+      const r = await memory.remember({ ...(fromWire(input) as FactInput), tenant });
+      const body = { fact: presentFact(r.fact), status: r.status, ...(r.supersededId ? { superseded_id: r.supersededId } : {}) };
       return c.json(body, r.status === 'duplicate' ? 200 : 201);
     },
   );

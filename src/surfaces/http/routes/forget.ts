@@ -4,6 +4,7 @@ import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
 import { ForgetReportSchema } from '../schemas/records.js';
 import { forgetBody } from '../schemas/requests.js';
+import { fromWire } from '../wire.js';
 import { commonErrors, json, jsonBody } from '../schemas/responses.js';
 
 function register(app: EngramApp, { memory }: RouteContext): void {
@@ -21,7 +22,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const { ids, scope, tenant: claimed } = c.req.valid('json');
       assertOwnTenant(claimed, tenant, 'tenant');
-      const report = await memory.forget({ tenant, ...(ids ? { ids } : {}), ...(scope ? { scope } : {}) });
+      const report = await memory.forget({ tenant, ...(ids ? { ids } : {}), ...(scope ? { scope: fromWire(scope) } : {}) });
       return c.json(report, 200);
     },
   );

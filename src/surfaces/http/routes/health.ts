@@ -50,12 +50,12 @@ const readiness = z
     status: z.enum(['ready', 'not_ready', 'draining']),
     storage: z.enum(['ok', 'failed']),
     embedder: z.enum(['ok', 'failed']),
-    embeddingBacklog: z
+    embedding_backlog: z
       .number()
       .int()
       .optional()
       .openapi({ description: 'texts waiting for a vector (lexical search already finds them): the full count, no cap' }),
-    embeddingBacklogAgeMs: z
+    embedding_backlog_age_ms: z
       .number()
       .int()
       .optional()
@@ -100,7 +100,7 @@ function register(app: EngramApp, { memory, isDraining }: RouteContext): void {
         status,
         storage: storageOk ? 'ok' : 'failed',
         embedder: embedderOk ? 'ok' : 'failed',
-        ...(storageOk ? { embeddingBacklog: backlog.count, embeddingBacklogAgeMs: backlog.ageMs } : {}),
+        ...(storageOk ? { embedding_backlog: backlog.count, embedding_backlog_age_ms: backlog.ageMs } : {}),
       } as const;
       return status === 'ready' ? c.json(body, 200) : c.json(body, 503);
     },

@@ -5,23 +5,37 @@
  */
 import type { RouteModule } from '../env.js';
 import { adminKeyRoutes } from './admin-keys.js';
+import { episodeRoutes } from './episodes.js';
 import { eventRoutes } from './events.js';
+import { factListRoutes } from './fact-list.js';
+import { exampleRoutes } from './examples.js';
 import { factRoutes } from './facts.js';
 import { forgetRoutes } from './forget.js';
 import { healthRoutes } from './health.js';
+import { learnRoutes } from './learn.js';
 import { mcpRoutes } from './mcp.js';
 import { meRoutes } from './me.js';
+import { procedureRoutes } from './procedures.js';
 import { retrievalRoutes } from './retrieval.js';
 import { transferRoutes } from './transfer.js';
+import { uiRoutes } from './ui.js';
+import { workingRoutes } from './working.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
   healthRoutes,
   meRoutes,
   eventRoutes,
   factRoutes,
+  factListRoutes,
   retrievalRoutes,
+  learnRoutes,
+  episodeRoutes,
+  procedureRoutes,
+  exampleRoutes,
+  workingRoutes,
   forgetRoutes,
   transferRoutes,
   adminKeyRoutes,
   mcpRoutes,
+  uiRoutes,
 ];

@@ -12,9 +12,9 @@ function register(app: EngramApp): void {
       operationId: 'whoami',
       tags: ['tenant'],
       summary: "The key's tenant and key id",
-      responses: { 200: json(z.object({ tenant: z.string(), keyId: z.string() }), 'who the key is'), ...commonErrors },
+      responses: { 200: json(z.object({ tenant: z.string(), key_id: z.string() }), 'who the key is'), ...commonErrors },
     }),
-    (c) => c.json({ tenant: tenantOf(c), keyId: c.get('principal').keyId }, 200),
+    (c) => c.json({ tenant: tenantOf(c), key_id: c.get('principal').keyId }, 200),
   );
 }
 

@@ -2,7 +2,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
+import type { ContextConfigInput } from '../../../core/config.js';
+import type { SearchInput } from '../../../memory-queries.js';
 import { presentHit } from '../present.js';
+import { fromWire, toWire } from '../wire.js';
 import { ContextResultSchema, SearchHitSchema } from '../schemas/records.js';
 import { contextBody, searchBody } from '../schemas/requests.js';
 import { commonErrors, json, jsonBody } from '../schemas/responses.js';
@@ -24,7 +27,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const input = c.req.valid('json');
       assertOwnTenant(input.tenant, tenant, 'tenant');
-      const hits = await memory.search({ ...input, tenant });
+      const hits = await memory.search({ ...(fromWire(input) as SearchInput), tenant });
       return c.json({ hits: hits.map(presentHit) }, 200);
     },
   );
@@ -41,10 +44,10 @@ function register(app: EngramApp, { memory }: RouteContext): void {
     }),
     async (c) => {
       const tenant = tenantOf(c);
-      const { query, tenant: claimed, ...config } = c.req.valid('json');
+      const { query, tenant: claimed, ...config } = c.req.valid('json') as ContextConfigInput & { query: string; tenant?: string };
       assertOwnTenant(claimed, tenant, 'tenant');
       const result = await memory.getContext(query, { ...config, tenant });
-      return c.json(result, 200);
+      return c.json(toWire(result), 200);
     },
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Response schemas, for the OpenAPI document (requests are validated by the library's own schemas, see
- * requests.ts). They describe the views in present.ts: records with ISO-8601 times.
+ * Response schemas, for the OpenAPI document, in the wire casing (wire.ts): snake_case keys, ISO-8601 times.
+ * They describe the views in present.ts.
  */
 import { z } from '@hono/zod-openapi';
 import { ACTORS, DOC_KINDS, EVENT_TYPES, FACT_KINDS, PII_KINDS } from '../../../core/types.js';
@@ -13,10 +13,10 @@ const isoTime = z.string().openapi({ format: 'date-time', example: '2025-09-21T1
 
 const scopeFields = {
   tenant: z.string(),
-  userId: z.string().optional(),
-  agentId: z.string().optional(),
-  sessionId: z.string().optional(),
-  taskId: z.string().optional(),
+  user_id: z.string().optional(),
+  agent_id: z.string().optional(),
+  session_id: z.string().optional(),
+  task_id: z.string().optional(),
 };
 
 const piiReport = z.object({
@@ -30,7 +30,7 @@ export const EventSchema = z
     id: z.string().openapi({ example: 'evt_01J8ZK3V6W9X2Y4Z5A6B7C8D9E' }),
     seq: z.number().int(),
     ts: isoTime,
-    recordedAt: isoTime,
+    recorded_at: isoTime,
     type: z.enum(EVENT_TYPES),
     actor: z.enum(ACTORS),
     name: z.string().optional(),
@@ -38,13 +38,13 @@ export const EventSchema = z
     tool: z.string().optional(),
     args: JsonSchema.optional(),
     result: JsonSchema.optional(),
-    stateLabel: z.string().optional(),
+    state_label: z.string().optional(),
     tags: z.array(z.string()),
     importance: z.number(),
     source: z.string().optional(),
     metadata: z.record(z.string(), JsonSchema),
-    contentHash: z.string(),
-    expiresAt: isoTime.optional(),
+    content_hash: z.string(),
+    expires_at: isoTime.optional(),
     pii: piiReport,
   })
   .openapi('Event');
@@ -69,22 +69,22 @@ export const FactSchema = z
     section: z.string().optional(),
     tags: z.array(z.string()),
     pii: z.boolean(),
-    piiReport,
+    pii_report: piiReport,
     metadata: z.record(z.string(), JsonSchema),
     confidence: z.number(),
-    supportCount: z.number().int(),
-    contradictCount: z.number().int(),
+    support_count: z.number().int(),
+    contradict_count: z.number().int(),
     importance: z.number(),
-    validFrom: isoTime.optional(),
-    validTo: isoTime.optional(),
-    recordedAt: isoTime,
-    expiredAt: isoTime.optional(),
-    expiresAt: isoTime.optional(),
-    contentHash: z.string(),
+    valid_from: isoTime.optional(),
+    valid_to: isoTime.optional(),
+    recorded_at: isoTime,
+    expired_at: isoTime.optional(),
+    expires_at: isoTime.optional(),
+    content_hash: z.string(),
     provenance: z.object({
       origin: z.enum(['user', 'import', 'extraction', 'reflection', 'consolidation']),
-      eventIds: z.array(z.string()).optional(),
-      episodeIds: z.array(z.string()).optional(),
+      event_ids: z.array(z.string()).optional(),
+      episode_ids: z.array(z.string()).optional(),
       note: z.string().optional(),
     }),
   })
@@ -94,7 +94,7 @@ export const RememberResultSchema = z
   .object({
     fact: FactSchema,
     status: z.enum(['created', 'versioned', 'duplicate']),
-    supersededId: z.string().optional(),
+    superseded_id: z.string().optional(),
   })
   .openapi('RememberResult');
 
@@ -113,12 +113,12 @@ const scoreBreakdown = z
 
 export const DocSchema = z
   .object({
-    userId: z.string().optional(),
-    agentId: z.string().optional(),
-    sessionId: z.string().optional(),
-    taskId: z.string().optional(),
+    user_id: z.string().optional(),
+    agent_id: z.string().optional(),
+    session_id: z.string().optional(),
+    task_id: z.string().optional(),
     kind: z.enum(DOC_KINDS),
-    refId: z.string().openapi({ description: 'id of the record (event, fact, …) this document projects' }),
+    ref_id: z.string().openapi({ description: 'id of the record (event, fact, …) this document projects' }),
     text: z.string(),
     ts: isoTime,
     importance: z.number(),
@@ -126,12 +126,12 @@ export const DocSchema = z
     actor: z.string().optional(),
     source: z.string().optional(),
     section: z.string().optional(),
-    stateLabel: z.string().optional(),
+    state_label: z.string().optional(),
     tags: z.array(z.string()),
     pii: z.boolean(),
     metadata: z.record(z.string(), JsonSchema),
-    contentHash: z.string(),
-    expiresAt: isoTime.optional(),
+    content_hash: z.string(),
+    expires_at: isoTime.optional(),
     confidence: z.number(),
   })
   .openapi('Doc');
@@ -144,15 +144,15 @@ const provenance = z.object({
   ts: isoTime,
   type: z.string().nullable(),
   actor: z.string().nullable(),
-  taskId: z.string().nullable(),
-  sessionId: z.string().nullable(),
+  task_id: z.string().nullable(),
+  session_id: z.string().nullable(),
   tags: z.array(z.string()),
-  contentHash: z.string(),
+  content_hash: z.string(),
 });
 
 export const ContextResultSchema = z
   .object({
-    retrievalId: z.string(),
+    retrieval_id: z.string(),
     query: z.string(),
     route: z.enum(['recall', 'execute', 'general']),
     items: z.array(
@@ -170,12 +170,12 @@ export const ContextResultSchema = z
       z.object({
         reason: z.enum(['same_key', 'same_subject_predicate', 'fresher_episodic']),
         action: z.enum(['preferred', 'surfaced_both']),
-        itemIds: z.array(z.string()),
-        droppedIds: z.array(z.string()),
+        item_ids: z.array(z.string()),
+        dropped_ids: z.array(z.string()),
         note: z.string(),
       }),
     ),
-    sections: z.array(z.object({ name: z.string(), itemIds: z.array(z.string()) })),
+    sections: z.array(z.object({ name: z.string(), item_ids: z.array(z.string()) })),
     tokens: z.object({ used: z.number().int(), budget: z.number().int() }),
     dropped: z.number().int(),
     text: z.string().openapi({ description: 'the context rendered as prompt text, with provenance inline' }),
@@ -207,8 +207,8 @@ export const ApiKeySchema = z
     role: z.enum(['tenant', 'admin']),
     name: z.string(),
     prefix: z.string().openapi({ description: 'first characters of the key, to tell keys apart', example: 'egm_3kT9xQ2a' }),
-    createdAt: isoTime,
-    revokedAt: isoTime.optional(),
+    created_at: isoTime,
+    revoked_at: isoTime.optional(),
   })
   .openapi('ApiKey');
 
@@ -225,7 +225,7 @@ export const ErrorSchema = z
       code: z.enum([...ERROR_CODES, 'INTERNAL']),
       message: z.string(),
       issues: z.array(z.object({ path: z.string().openapi({ example: 'events.3.type' }), message: z.string() })),
-      requestId: z.string().optional(),
+      request_id: z.string().optional(),
     }),
   })
   .openapi('Error');

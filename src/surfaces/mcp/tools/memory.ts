@@ -5,6 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
+import { idKind, isId } from '../../../core/ids.js';
 import { DOC_KINDS, type DocKind } from '../../../core/types.js';
 import { addTool, iso, scopeArgs, type ToolEnv } from '../tool.js';
 
@@ -55,6 +56,11 @@ export function registerMemoryTools(server: McpServer, env: ToolEnv): void {
       }
       if (a.action !== 'create' && a.memory_id === undefined) {
         throw new EngramError('VALIDATION', `memory_id is required to ${a.action} a memory`, { issues: [{ path: 'memory_id', message: 'required' }] });
+      }
+      // The id is checked here so the error names this tool's argument, not the library's (`ids.0`, `id`).
+      if (a.memory_id !== undefined && (a.action === 'update' ? !isId('fact', a.memory_id) : idKind(a.memory_id) === undefined)) {
+        const expected = a.action === 'update' ? 'a fact id (fct_…) from search_memory' : 'a memory id from search_memory';
+        throw new EngramError('VALIDATION', `memory_id ${JSON.stringify(a.memory_id)} is not ${expected}`, { issues: [{ path: 'memory_id', message: `expected ${expected}` }] });
       }
       if (a.action === 'delete') {
         const report = await memory.forget({ tenant, ids: [a.memory_id!] });

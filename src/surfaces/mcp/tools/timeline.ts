@@ -6,6 +6,8 @@
 import { inertText } from '../../../core/prompt-safe.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { EngramError } from '../../../core/errors.js';
+import { isId } from '../../../core/ids.js';
 import { ACTORS, EVENT_TYPES, OUTCOMES, type Json } from '../../../core/types.js';
 import { addTool, need, scopeArgs, type ToolEnv } from '../tool.js';
 
@@ -144,6 +146,9 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
     },
     async (a, { memory, scope }) => {
       need(memory.recordOutcome, 'record_outcome (the reinforcement loop)');
+      if (!isId('retrieval', a.retrieval_id)) {
+        throw new EngramError('VALIDATION', 'retrieval_id is not a retrieval id (ret_…) from get_context', { issues: [{ path: 'retrieval_id', message: 'expected ret_<ULID>' }] });
+      }
       const r = await memory.recordOutcome!(a.retrieval_id, a.outcome, {
         ...(scope.tenant ? { tenant: scope.tenant } : {}),
         ...(a.correction ? { correction: a.correction } : {}),

@@ -1,0 +1,66 @@
+/**
+ * The project's scenario corpus (bench/scenario/corpus/{tune,eval}): every file parses, the two halves are
+ * disjoint and balanced across domains, and every scenario exercises what the learning claims — a recurring
+ * cause, a red herring, a correction, and rounds an earlier round taught.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusFiles, totalOf, type CorpusRow } from './corpus.js';
+import { loadScenarioFile, type Scenario } from './format.js';
+import { teachingRounds } from './learnable.js';
+
+const CORPUS = join(import.meta.dirname, 'corpus');
+
+async function half(name: 'tune' | 'eval'): Promise<Array<{ file: string; s: Scenario }>> {
+  return Promise.all(corpusFiles(join(CORPUS, name)).map(async (file) => ({ file, s: await loadScenarioFile(file) })));
+}
+
+function domainOf(s: Scenario): string {
+  return /^\[([^\]]+)\]/.exec(s.description ?? '')?.[1] ?? '';
+}
+
+describe('scenario corpus', () => {
+  it('has ≥ 20 scenarios over ≥ 5 domains, split into disjoint halves with every domain in both', async () => {
+    const tune = await half('tune');
+    const evaluation = await half('eval');
+    expect(tune.length + evaluation.length).toBeGreaterThanOrEqual(20);
+    const names = (h: typeof tune) => h.map((x) => x.s.name);
+    expect(names(tune).filter((n) => names(evaluation).includes(n))).toEqual([]);
+    const domains = new Set([...tune, ...evaluation].map((x) => domainOf(x.s)));
+    expect(domains.size).toBeGreaterThanOrEqual(5);
+    expect(domains.has('')).toBe(false);
+    for (const d of domains) {
+      expect(tune.some((x) => domainOf(x.s) === d)).toBe(true);
+      expect(evaluation.some((x) => domainOf(x.s) === d)).toBe(true);
+    }
+  });
+
+  it('every scenario has a red herring, a correction and at least half its later rounds taught by earlier ones', async () => {
+    for (const { file, s } of [...(await half('tune')), ...(await half('eval'))]) {
+      const labels = s.rounds.map((r) => r.round_label);
+      expect(labels, file).toContain('RED HERRING');
+      expect(labels, file).toContain('CORRECTION');
+      expect(s.rounds.some((r) => r.correction !== ''), file).toBe(true);
+      const learnable = s.rounds.filter((r) => teachingRounds(s, r).length > 0);
+      expect(learnable.length, file).toBeGreaterThanOrEqual(Math.ceil((s.rounds.length - 1) / 2));
+      // A red herring is never answered by the recurring cause it resembles: it names an incorrect keyword.
+      for (const r of s.rounds.filter((x) => x.round_label === 'RED HERRING')) expect(r.incorrect_keywords.length, file).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('corpus totals', () => {
+  it('adds up each ratio over the scenarios', () => {
+    const row = (n: number): CorpusRow => ({
+      scenario: `s${n}`,
+      rounds: 9,
+      correct: { engram: { n, of: 9 }, baseline: { n: 1, of: 9 } },
+      learnable: { engram: { n: 2, of: 6 }, baseline: { n: 0, of: 6 } },
+      precedentAt1: { engram: { n: 1, of: 6 }, baseline: { n: 3, of: 6 } },
+      bases: { precedent: 4, recurrence: 1, prior: 4, llm: 0 },
+    });
+    const t = totalOf([row(5), row(7)]);
+    expect(t).toMatchObject({ rounds: 18, correct: { engram: { n: 12, of: 18 } }, learnable: { baseline: { n: 0, of: 12 } }, precedentAt1: { baseline: { n: 6, of: 12 } } });
+    expect(t.bases).toEqual({ precedent: 8, recurrence: 2, prior: 8, llm: 0 });
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { statesChange } from './change-cue.js';
+
+describe('statesChange', () => {
+  it.each([
+    'Customers were invoiced twice right after we switched invoicing to the new tax engine yesterday.',
+    'Failed logins from Android doubled right after the 7.0 rollout.',
+    'After the agent edited the config, the docs build stops with a parse error.',
+    'Since the CI runner image was upgraded this morning, date tests fail on every run.',
+    'The travel request was returned since the new travel policy started this month.',
+    'Errors began once the feature flag was enabled.',
+  ])('reads a change in %j', (text) => expect(statesChange(text)).toBe(true));
+
+  it.each([
+    'The build broke overnight with no code change.',
+    'Nothing was deployed since Friday, yet checkout fails.',
+    'Gift card holders say their cards show double the amount they loaded.',
+    'Sellers report that one payout arrived twice since Tuesday.',
+    'Dozens of tickets: customers cannot log into the portal.',
+  ])('reads no change in %j', (text) => expect(statesChange(text)).toBe(false));
+});

@@ -1,0 +1,59 @@
+/**
+ * Structure of a situation: did the trouble follow a change? A query at decision time is a report of
+ * symptoms; each episode candidate started from a report of its own (its first report-like event). When the
+ * query says its trouble followed a change (change-cue.ts: "since we switched …", "right after the 7.0 rollout")
+ * and an episode's situation did not, the two are different kinds of incident however alike their words — the
+ * same symptom from load, from a defect that was always there, or from yesterday's change — and that episode's
+ * relevance is scaled by CHANGE_MISMATCH. That is what tells a change-driven case from the pattern it imitates.
+ * The reverse is no evidence: a report that does not mention a change may simply not know of one.
+ *
+ * Tried and not kept (docs/benchmarks.md): lifting episodes by the embedding similarity of the query and their
+ * situation — within one environment every report looks alike to the sentence encoder, and the lift pushed
+ * the episode that held the lesson down as often as up.
+ */
+import type { MemoryEvent } from '../core/types.js';
+import { statesChange } from './change-cue.js';
+import type { Candidate, ReadDeps } from './types.js';
+
+export const CHANGE_MISMATCH = 0.8;
+/** Event types that describe a situation (as opposed to acting on it): describe-episode's report types. */
+const REPORT_TYPES: ReadonlySet<string> = new Set(['message', 'observation', 'error', 'note', 'feedback', 'tool_result']);
+/** The situation is among an episode's first few events. */
+const HEAD_EVENTS = 3;
+
+function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
+  const head = eventIds.slice(0, HEAD_EVENTS).flatMap((id) => events.get(id) ?? []);
+  return head.find((e) => REPORT_TYPES.has(e.type) && e.content.trim()) ?? head[0];
+}
+
+/** Whether each episode's situation says its trouble followed a change, by episode id (unknown ones missing). */
+export async function situationChanges(deps: ReadDeps, tenant: string, episodeIds: readonly string[]): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  if (episodeIds.length === 0) return out;
+  const episodes = await deps.storage.getEpisodes(tenant, episodeIds);
+  const headIds = [...new Set(episodes.flatMap((e) => e.eventIds.slice(0, HEAD_EVENTS)))];
+  const events = new Map((await deps.storage.getEvents(tenant, headIds)).map((e) => [e.id, e]));
+  for (const e of episodes) {
+    const ev = situationEvent(e.eventIds, events);
+    if (ev) out.set(e.id, statesChange(ev.content));
+  }
+  return out;
+}
+
+/**
+ * When the query says its trouble followed a change (`queryChange`), episodes whose situation did not are scaled
+ * by CHANGE_MISMATCH; `rescore` recomputes `final`. Otherwise nothing changes.
+ */
+export function applySituation(
+  candidates: readonly Candidate[],
+  changes: ReadonlyMap<string, boolean>,
+  queryChange: boolean,
+  rescore: (c: Candidate, relevance: number) => number,
+): Candidate[] {
+  if (!queryChange) return [...candidates];
+  return candidates.map((c) => {
+    if (c.doc.kind !== 'episode' || changes.get(c.doc.refId) !== false) return c;
+    const relevance = (c.scores.relevance ?? 0) * CHANGE_MISMATCH;
+    return { ...c, scores: { ...c.scores, relevance, final: rescore(c, relevance) } };
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * The REST API's records as the inspector reads them: the types generated from the served OpenAPI document
+ * (src/client/schema.ts, the same ones the typed client `engram/client` uses), so a change of the API that
+ * the views do not follow fails the inspector's type check. Wire casing: snake_case keys, ISO-8601 times.
+ */
+import type { components } from '../../../src/client/schema';
+
+type Schemas = components['schemas'];
+
+export const EVENT_TYPES = [
+  'message',
+  'tool_call',
+  'tool_result',
+  'observation',
+  'decision',
+  'outcome',
+  'correction',
+  'feedback',
+  'state_change',
+  'error',
+  'note',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const DOC_KINDS = ['event', 'fact', 'episode', 'example', 'procedure'] as const;
+export type DocKind = (typeof DOC_KINDS)[number];
+
+export type MemoryEvent = Schemas['Event'];
+
+export type Fact = Schemas['Fact'];
+
+export type RememberResult = Schemas['RememberResult'];
+
+export type ScoreBreakdown = Schemas['ScoreBreakdown'];
+
+export type SearchHit = Schemas['SearchHit'];
+
+export type ContextItem = ContextResult['items'][number];
+
+export type ContextResult = Schemas['ContextResult'];
+
+export type ForgetReport = Schemas['ForgetReport'];
+
+/** The scope filters shared by the filter forms. */
+export interface ScopeQuery {
+  user_id?: string;
+  agent_id?: string;
+  session_id?: string;
+  task_id?: string;
+}

@@ -1,0 +1,31 @@
+/** A score breakdown: one labelled bar per signal the engine reported (null signals are shown as "—"). */
+import type { ScoreBreakdown } from '../api/types';
+
+/** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's. */
+const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank'];
+const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
+
+export function ScoreBars({ scores }: { scores: ScoreBreakdown }) {
+  const entries = Object.entries(scores)
+    .filter(([k]) => k !== 'final')
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  return (
+    <dl className="scores">
+      {entries.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>
+            {v === null ? (
+              '—'
+            ) : (
+              <>
+                <span className="bar" style={{ width: `${Math.round(Math.min(1, Math.abs(v)) * 60)}px` }} aria-hidden="true" />
+                {v.toFixed(3)}
+              </>
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
