@@ -44,7 +44,7 @@ async function ingestUntilKilled(server: ServerChild, key: string, cycle: number
   let stop = false;
   const worker = async (w: number) => {
     for (let i = 0; !stop; i++) {
-      const r = await call<{ id: string }>(server.url, 'POST', '/v1/events', key, { content: `crash cycle ${cycle} writer ${w} write ${i}`, sessionId: `crash-${cycle}` });
+      const r = await call<{ id: string }>(server.url, 'POST', '/v1/events', key, { content: `crash cycle ${cycle} writer ${w} write ${i}`, session_id: `crash-${cycle}` });
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       if (r.status === 201) acked.add(r.body.id);
       else if (r.status === 0) return; // the server is gone
