@@ -23,7 +23,7 @@ const { values: a } = parseArgs({
 });
 const workers = Number(a.workers);
 const print = (engine: string, r: CrashResult) =>
-  console.log(`${engine}: cycles ${r.cycles}, acked ${r.acked}, lost ${r.lost}, duplicates ${r.duplicates}, integrity ${r.integrity}`);
+  console.log(`${engine}: cycles ${r.cycles}, acked ${r.acked}, lost ${r.lost}, duplicates ${r.duplicates}, integrity ${r.integrity}; answers ${JSON.stringify(r.statuses)}`);
 
 let failed = false;
 const dir = mkdtempSync(join(tmpdir(), 'engram-crash-'));

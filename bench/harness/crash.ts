@@ -23,6 +23,8 @@ export interface CrashResult {
   lost: number;
   duplicates: number;
   integrity: 'ok' | string;
+  /** Answers to the writes, by status (0: connection lost, as the kill lands). */
+  statuses: Record<number, number>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,12 +39,13 @@ async function ready(server: ServerChild): Promise<number> {
   return 503;
 }
 
-async function ingestUntilKilled(server: ServerChild, key: string, cycle: number, workers: number, acked: Set<string>): Promise<void> {
+async function ingestUntilKilled(server: ServerChild, key: string, cycle: number, workers: number, acked: Set<string>, statuses: Record<number, number>): Promise<void> {
   await ready(server);
   let stop = false;
   const worker = async (w: number) => {
     for (let i = 0; !stop; i++) {
-      const r = await call<{ id: string }>(server.url, 'POST', '/v1/events', key, { content: `crash cycle ${cycle} writer ${w} write ${i}`, sessionId: `crash-${cycle}` });
+      const r = await call<{ id: string }>(server.url, 'POST', '/v1/events', key, { content: `crash cycle ${cycle} writer ${w} write ${i}`, session_id: `crash-${cycle}` });
+      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       if (r.status === 201) acked.add(r.body.id);
       else if (r.status === 0) return; // the server is gone
     }
@@ -57,6 +60,7 @@ async function ingestUntilKilled(server: ServerChild, key: string, cycle: number
 export async function runCrash(o: CrashOptions): Promise<CrashResult> {
   const log = o.log ?? (() => undefined);
   const acked = new Set<string>();
+  const statuses: Record<number, number> = {};
   let server = await startServer(o.store);
   if (!server.adminKey) throw new Error('expected a fresh store (no admin key was printed)');
   const key = await tenantKey(server.url, server.adminKey, 'crash');
@@ -65,7 +69,7 @@ export async function runCrash(o: CrashOptions): Promise<CrashResult> {
   let integrity = 'ok';
   try {
     for (let cycle = 1; cycle <= o.cycles; cycle++) {
-      await ingestUntilKilled(server, key, cycle, o.workers, acked);
+      await ingestUntilKilled(server, key, cycle, o.workers, acked, statuses);
       if (o.sqlitePath) {
         const check = sqliteIntegrity(o.sqlitePath);
         if (check !== 'ok') integrity = `cycle ${cycle}: ${check}`;
@@ -83,7 +87,7 @@ export async function runCrash(o: CrashOptions): Promise<CrashResult> {
   } finally {
     await server.stop('SIGTERM');
   }
-  return { cycles: o.cycles, acked: acked.size, lost, duplicates, integrity };
+  return { cycles: o.cycles, acked: acked.size, lost, duplicates, integrity, statuses };
 }
 
 function sqliteIntegrity(path: string): string {

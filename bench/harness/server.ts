@@ -98,7 +98,7 @@ export async function allEventIds(url: string, key: string): Promise<string[]> {
   const ids: string[] = [];
   let after = 0;
   for (;;) {
-    const r = await call<{ events: { id: string; seq: number }[] }>(url, 'GET', `/v1/events?limit=10000&afterSeq=${after}`, key);
+    const r = await call<{ events: { id: string; seq: number }[] }>(url, 'GET', `/v1/events?limit=10000&after_seq=${after}`, key);
     if (r.status !== 200) throw new Error(`listing events failed: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     ids.push(...r.body.events.map((e) => e.id));
     if (r.body.events.length < 10000) return ids;

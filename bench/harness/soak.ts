@@ -49,14 +49,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const kind = i % 10;
       const r =
         kind < 4
-          ? await call(url, 'POST', '/v1/events', o.key, { content: `${text(i)} #${i}`, sessionId: `soak-${w}-${i % 50}`, metadata: { i } })
+          ? await call(url, 'POST', '/v1/events', o.key, { content: `${text(i)} #${i}`, session_id: `soak-${w}-${i % 50}`, metadata: { i } })
           : kind === 4
             ? await call(url, 'POST', '/v1/facts', o.key, { text: `Soak rule ${i}: ${text(i)}.`, key: `soak-rule-${i % 500}` })
             : kind < 8
               ? await call(url, 'POST', '/v1/search', o.key, { query: text(i * 3) })
               : kind === 8
                 ? await call(url, 'POST', '/v1/context', o.key, { query: text(i * 5), config: { episodic_window: { filters: { session_id: `soak-${w}-${i % 50}` } } } })
-                : await call(url, 'GET', `/v1/events?limit=50&sessionId=soak-${w}-${i % 50}`, o.key);
+                : await call(url, 'GET', `/v1/events?limit=50&session_id=soak-${w}-${i % 50}`, o.key);
       requests++;
       if (r.status === 0 || r.status >= 500) errors++;
     }

@@ -102,7 +102,7 @@ function serveOpenApi(app: EngramApp): void {
 function allowedMethods(app: EngramApp): (path: string) => string[] {
   const routes = app.routes
     .filter((r) => r.method !== 'ALL' && r.path !== '*' && r.path !== '/*')
-    .map((r) => ({ method: r.method, re: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`) }));
+    .map((r) => ({ method: r.method, re: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`) }));
   return (path) => {
     const methods = new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method));
     if (methods.has('GET')) methods.add('HEAD');
