@@ -181,6 +181,16 @@ describe.skipIf(missing !== undefined && !inCi)('inspector in Chromium', () => {
     expect(await page.getByTestId('pg-prompt').textContent()).not.toContain('Bob prefers');
     await expectAccessible();
     await screenshot(page, '5-playground');
+
+    // Did it help? The outcome is recorded against this retrieval, and the retrieval can be looked up.
+    const retrievalId = (await page.getByTestId('pg-summary').locator('code').textContent())!;
+    await page.getByLabel('Outcome', { exact: true }).selectOption('SUCCESS');
+    await page.getByRole('button', { name: 'Record outcome' }).click();
+    await expect.poll(() => page.getByTestId('outcome-report').textContent()).toMatch(/SUCCESS\s*recorded on episode eps_/);
+    await page.getByLabel('Retrieval id').fill(retrievalId);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => page.getByTestId('retrieval').textContent()).toContain('Where is Alice travelling in May?');
+    await expectAccessible();
   });
 
   it('forgets a user after confirmation: gone from the timeline, the facts and the API', async () => {

@@ -2,7 +2,7 @@
  * The inspector's only way to data: the public REST API on its own origin, with the tenant key the user
  * logged in with as a bearer token. Errors come back as the API's typed error body.
  */
-import type { CausalChain, Episode, Example, Link, Procedure, WireScopeQuery, WorkingMemory } from './learn-types';
+import type { CausalChain, Episode, Example, Link, OutcomeReport, Procedure, Retrieval, WireScopeQuery, WorkingMemory } from './learn-types';
 import { camelParams, snakeKeys } from './wire';
 import type { ContextResult, Fact, ForgetReport, MemoryEvent, RememberResult, ScopeQuery, SearchHit } from './types';
 
@@ -170,5 +170,13 @@ export class EngramApi {
 
   workingMemory(sessionId: string, q: { user_id?: string; agent_id?: string } = {}): Promise<WorkingMemory> {
     return this.call('GET', `/v1/sessions/${encodeURIComponent(sessionId)}/working-memory${queryString({ ...q })}`);
+  }
+
+  getRetrieval(id: string): Promise<Retrieval> {
+    return this.call('GET', `/v1/retrievals/${encodeURIComponent(id)}`);
+  }
+
+  recordOutcome(input: { retrieval_id: string; outcome: string; correction?: string; details?: string; root_cause?: string }): Promise<OutcomeReport> {
+    return this.call('POST', '/v1/outcomes', input);
   }
 }

@@ -30,3 +30,5 @@ export interface WireScopeQuery {
   session_id?: string;
   task_id?: string;
 }
+export type Retrieval = Schemas['Retrieval'];
+export type OutcomeReport = Schemas['OutcomeReport'];

@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { ContextResult } from '../api/types';
+import { LookUpRetrieval, RecordOutcome } from '../components/RetrievalPanel';
 import { ScoreBars } from '../components/ScoreBars';
 import { ErrorLine } from '../components/Status';
 import { useApi } from '../components/useApi';
@@ -126,7 +127,8 @@ export function Playground() {
         </div>
       </form>
       <ErrorLine error={error} />
-      {result && <ContextView result={result} />}
+      {result && <ContextView key={result.retrieval_id} result={result} />}
+      <LookUpRetrieval />
     </div>
   );
 }
@@ -174,6 +176,7 @@ function ContextView({ result }: { result: ContextResult }) {
       <pre className="prompt" data-testid="pg-prompt" tabIndex={0} aria-label="Rendered prompt">
         {result.text}
       </pre>
+      <RecordOutcome retrievalId={result.retrieval_id} />
     </section>
   );
 }
