@@ -21,7 +21,13 @@ export async function timeEach<T>(items: readonly T[], fn: (x: T) => Promise<unk
   return out;
 }
 
-export function latency(ms: readonly number[]): { p50: number; p95: number; p99: number } {
+export interface Latency {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export function latency(ms: readonly number[]): Latency {
   return { p50: round(percentile(ms, 50)), p95: round(percentile(ms, 95)), p99: round(percentile(ms, 99)) };
 }
 

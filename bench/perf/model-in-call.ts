@@ -17,7 +17,7 @@ import type { Memory } from '../../src/index.js';
 import type { Embedder } from '../../src/index.js';
 import { openMem0 } from '../mem0/mem0.js';
 import { rmSync } from 'node:fs';
-import { round } from './stats.js';
+import { round } from '../stats.js';
 
 export interface ModelInCallReport {
   n: number;

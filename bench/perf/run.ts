@@ -19,7 +19,7 @@ import { openMem0 } from '../mem0/mem0.js';
 import { compareWithModel, type ModelInCallReport } from './model-in-call.js';
 import { poolEmbedder } from './pool-embedder.js';
 import { causes, symptoms, synthEvents, synthQueries } from './synthetic.js';
-import { fileSizeMb, latency, round, rssMb, timeEach, type Latency } from './stats.js';
+import { fileSizeMb, latency, round, rssMb, timeEach, type Latency } from '../stats.js';
 
 export interface PerfOptions {
   sizes: number[];
