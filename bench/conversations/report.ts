@@ -5,7 +5,7 @@ import type { ConversationsReport } from './run.js';
 
 export function renderConversations(r: ConversationsReport, opts: { verbose?: boolean } = {}): string {
   const lines: string[] = [];
-  lines.push(`${r.conversations} conversations, ${r.checkpoints} checkpoints, ${r.seconds} s`);
+  lines.push(`${r.conversations} conversations, ${r.checkpoints} checkpoints, scope ${r.scope === 'session' ? '{ user_id, session_id }' : r.scope === 'user' ? '{ user_id } (diagnostic)' : 'none (diagnostic)'}, ${r.seconds} s`);
   lines.push('');
   const rows = [
     { domain: 'all', 'expected present': pct(r.present), 'forbidden absent': pct(r.absent) },

@@ -21,6 +21,7 @@ export interface CheckpointResult extends CheckpointVerdict {
 
 export interface ConversationsReport {
   suite: 'conversations';
+  scope: ScopeMode;
   conversations: number;
   checkpoints: number;
   /** Share of must_contain items present. */
@@ -36,9 +37,17 @@ export interface ConversationsReport {
   results: CheckpointResult[];
 }
 
+/**
+ * The caller identity passed as `scope`: `session` is the documented call (user and session); `user` and
+ * `tenant` (no scope) are diagnostics that show what the other call shapes return.
+ */
+export const SCOPE_MODES = ['session', 'user', 'tenant'] as const;
+export type ScopeMode = (typeof SCOPE_MODES)[number];
+
 export interface RunOptions {
   /** Embedder settings; the default is the engine's (the offline USE-lite encoder). */
   embedder?: EngramConfigInput['embedder'];
+  scope?: ScopeMode;
   onConversation?: (results: CheckpointResult[], c: Conversation) => void;
 }
 
@@ -52,7 +61,7 @@ export async function runConversations(conversations: readonly Conversation[], o
     results.push(...rs);
     opts.onConversation?.(rs, c);
   }
-  return summarize(conversations.length, results, (Date.now() - started) / 1000);
+  return summarize(conversations.length, results, (Date.now() - started) / 1000, opts.scope ?? 'session');
 }
 
 export async function runConversation(c: Conversation, opts: RunOptions = {}): Promise<CheckpointResult[]> {
@@ -61,7 +70,7 @@ export async function runConversation(c: Conversation, opts: RunOptions = {}): P
     const ownerOf = await ingest(memory, c, clock);
     await memory.flush({ learn: true });
     const out: CheckpointResult[] = [];
-    for (const cp of c.checkpoints) out.push(await ask(memory, c, cp, ownerOf));
+    for (const cp of c.checkpoints) out.push(await ask(memory, c, cp, ownerOf, opts.scope ?? 'session'));
     return out;
   });
 }
@@ -122,10 +131,11 @@ export async function ingest(memory: Memory, c: Conversation, clock: SetClock): 
   return ownerOf;
 }
 
-async function ask(memory: Memory, c: Conversation, cp: Checkpoint, ownerOf: ReadonlyMap<string, string>): Promise<CheckpointResult> {
+async function ask(memory: Memory, c: Conversation, cp: Checkpoint, ownerOf: ReadonlyMap<string, string>, mode: ScopeMode): Promise<CheckpointResult> {
   const base = { conversation: c.id, domain: c.domain, checkpoint: cp.id, userId: cp.user_id, sessionId: cp.session_id, query: cp.query };
   try {
-    const ctx = await memory.getContext(cp.query, { tenant: c.tenant, scope: { user_id: cp.user_id, session_id: cp.session_id } });
+    const scope = mode === 'session' ? { user_id: cp.user_id, session_id: cp.session_id } : mode === 'user' ? { user_id: cp.user_id } : undefined;
+    const ctx = await memory.getContext(cp.query, { tenant: c.tenant, ...(scope ? { scope } : {}) });
     const items = ctx.items.map((i) => ({ id: i.id, kind: i.kind, text: i.text }));
     return { ...base, items: items.length, ...judgeCheckpoint(cp, items, ownerOf) };
   } catch (e) {
@@ -141,7 +151,7 @@ function tally(rs: readonly CheckpointResult[]): { present: Share; absent: Share
   return { present: share(req.filter((x) => x.ok).length, req.length, 1), absent: share(forb.filter((x) => x.ok).length, forb.length, 1) };
 }
 
-export function summarize(conversations: number, results: CheckpointResult[], seconds: number): ConversationsReport {
+export function summarize(conversations: number, results: CheckpointResult[], seconds: number, scope: ScopeMode = 'session'): ConversationsReport {
   const byDomain: ConversationsReport['byDomain'] = {};
   for (const d of DOMAINS) {
     const rs = results.filter((r) => r.domain === d);
@@ -154,6 +164,7 @@ export function summarize(conversations: number, results: CheckpointResult[], se
   }
   return {
     suite: 'conversations',
+    scope,
     conversations,
     checkpoints: results.length,
     ...tally(results),
