@@ -1,7 +1,7 @@
 /**
- * JSONL export (streamed) and import (validated whole before anything is written, see io/jsonl.ts). The
- * import body has its own size limit (`importLimitBytes`, enforced in app.ts) and is staged in a private temp
- * file because the library imports from a path.
+ * Backup export (streamed JSONL, io/backup-format.ts) and import (a backup restored as it was, or JSONL of new
+ * records ingested; validated whole before anything is written). The import body has its own size limit
+ * (`importLimitBytes`, enforced in app.ts) and is staged in a private temp file: the library reads it twice.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,9 +26,11 @@ function register(app: EngramApp, { memory, logger }: RouteContext): void {
       path: '/v1/export',
       operationId: 'exportJsonl',
       tags,
-      summary: "Every live event (chronological) then every fact version of the key's tenant, one JSON record per line",
+      summary: "A lossless backup of the key's tenant: every record of every kind (events with redactions, fact versions, evidence, episodes, links, procedures, examples, retrievals, working memory, audit), one JSON line each",
+      description:
+        'Streamed JSON Lines: a header `{"kind":"header","format":"engram-backup","version":1,"tenant":…}`, then `{"kind":<kind>,"record":{…}}` lines (records as stored: ids, seqs, versions, counters and epoch-millisecond times kept), then `{"kind":"end","counts":{…}}`. A file without its closing line was cut short and is refused on import. API keys are not exported.',
       responses: {
-        200: { content: { [NDJSON]: { schema: z.string() } }, description: 'JSONL: {"record":"event",…} and {"record":"fact",…} lines' },
+        200: { content: { [NDJSON]: { schema: z.string() } }, description: 'the backup, one JSON object per line' },
         ...commonErrors,
       },
     }),
@@ -62,7 +64,9 @@ function register(app: EngramApp, { memory, logger }: RouteContext): void {
       path: IMPORT_PATH,
       operationId: 'importJsonl',
       tags,
-      summary: 'Import JSONL (the export format, or seed-000 events); all lines are validated before any is written',
+      summary: 'Restore a backup (what GET /v1/export writes) into the key’s tenant, or import JSONL of new events and facts; every line is validated before any is written',
+      description:
+        'A backup is restored as it was (ids, seqs, versions and times kept), in batches of one transaction each; a record already stored under its id is left as it is, so importing the same backup again writes nothing. A header naming another tenant is refused (403).',
       request: { body: { content: { [NDJSON]: { schema: z.string() } }, required: true } },
       responses: { 200: json(ImportReportSchema, 'what was written and what was already there'), ...commonErrors },
     }),
