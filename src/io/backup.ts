@@ -10,10 +10,9 @@
  * through the write path when they were first stored. Docs and index entries are projected again and vectors
  * are computed again by the embedding backlog; API keys are never exported (credentials are issued again).
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { EngramError, type ErrorIssue } from '../core/errors.js';
 import type { BackupKind, BackupRecordKinds, RestoreReport, Storage } from '../ports/storage.js';
+import { readLines } from './jsonl.js';
 import { BACKUP_FORMAT, BACKUP_KINDS, BACKUP_VERSION, EndSchema, HeaderSchema, isBackupKind, recordSchema, type BackupHeader, type BackupLine } from './backup-format.js';
 
 const PAGE = 500;
@@ -59,15 +58,6 @@ export interface BackupImportReport {
 }
 
 type Parsed = { line: number } & ({ kind: 'header'; header: BackupHeader } | { kind: BackupKind; record: Record<string, unknown> } | { kind: 'end'; counts: Record<string, number> });
-
-async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
-  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let n = 0;
-  for await (const text of rl) {
-    n++;
-    if (text.trim() !== '') yield { text, line: n };
-  }
-}
 
 function lineError(line: number, path: string, message: string): EngramError {
   const at = path ? `line ${line}.${path}` : `line ${line}`;

@@ -51,7 +51,8 @@ function classify(raw: unknown, line: number): Line {
   return { record, body: cleaned, line };
 }
 
-async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
+/** The non-blank lines of a file with their 1-based line numbers, streamed. */
+export async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
   const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   for await (const text of rl) {

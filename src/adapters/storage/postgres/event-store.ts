@@ -157,19 +157,12 @@ export async function restoreEvents(ctx: PgContext, events: readonly BackupEvent
   const sorted = validateBackupEvents(events);
   return ctx.db.tx('restoreEvents', async (tx) => {
     await tx.lockTenants(sorted.map((e) => e.tenant));
-    const stored = await tx.rows<{ tenant: string; id: string; seq: string | number; content_hash: string | null }>(
-      sql(
-        `SELECT e.tenant, e.id, e.seq, c.content_hash FROM engram.events e LEFT JOIN engram.event_contents c ON c.event_pk = e.pk
-         WHERE (e.tenant, e.id) IN (SELECT * FROM unnest(?::text[], ?::text[]))`,
-        sorted.map((e) => e.tenant),
-        sorted.map((e) => e.id),
-      ),
-    );
-    const byId = new Map(stored.map((r) => [key(r.tenant, r.id), r]));
+    const byId = await storedById(tx, sorted);
     const report: RestoreReport = { written: 0, existing: 0, kept: 0 };
     const fresh: BackupEvent[] = [];
     for (const e of sorted) {
-      const state = storedEventState(byId.get(key(e.tenant, e.id)), e);
+      const found = byId.get(key(e.tenant, e.id));
+      const state = storedEventState(found && { seq: found.seq, content_hash: found.hash }, e);
       if (state) {
         report[state]++;
         continue;
