@@ -173,6 +173,22 @@ describe('forget, export and import', () => {
     const broken = await t.call('POST', '/v1/import', { key: k, body: '{"record":"event","content":"ok"}\n{nope', headers: { 'content-type': 'application/x-ndjson' } });
     expect(broken.status).toBe(400);
     expect(JSON.stringify(broken.body)).toContain('line 2');
+    // The body is streamed to disk, checked as UTF-8 on the way (chunked, no length given).
+    const bytes = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"record":"event","content":"ok"}\n'));
+        c.enqueue(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
+        c.close();
+      },
+    });
+    const notUtf8 = await fetch(`${t.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${k}`, 'content-type': 'application/x-ndjson' },
+      body: bytes,
+      duplex: 'half',
+    } as RequestInit);
+    expect(notUtf8.status).toBe(400);
+    expect(JSON.stringify(await notUtf8.json())).toContain('UTF-8');
   });
 
   it('forgets by id', async () => {
