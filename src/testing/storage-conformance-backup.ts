@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contentHash } from '../core/text.js';
 import type { BackupKind, BackupRecordKinds } from '../ports/storage.js';
 import { ALL_BACKUP_KINDS, listAllOf, populateEveryKind, snapshotTenant } from './storage-backup-fixture.js';
-import { makeEvent, NOW } from './storage-factories.js';
+import { makeEvent, makeFact, NOW, reviseFact } from './storage-factories.js';
 import { expectCode, type StorageHarness } from './storage-harness.js';
 
 /** Tenant A's records as tenant B's. */
@@ -57,6 +57,18 @@ export function describeBackup(h: StorageHarness): void {
       const last = Math.max(...(await listAllOf(h.storage, 'event', 'tenant-b')).map((e) => e.seq));
       const [next] = await h.storage.appendEvents([makeEvent({ tenant: 'tenant-b' })]);
       expect(next!.seq).toBeGreaterThan(last);
+    });
+
+    it('restores a fact version listed while still live before its successor: the successor closes it, as on the write path', async () => {
+      const v1 = makeFact({ tenant: 'tenant-a' });
+      await h.storage.putFact(v1);
+      const [listedLive] = await listAllOf(h.storage, 'fact', 'tenant-a');
+      const v2 = reviseFact(v1, 'a revision written while the export ran');
+      await h.storage.putFact(v2);
+      const [, successor] = await listAllOf(h.storage, 'fact', 'tenant-a');
+      expect(await h.storage.restoreRecords('fact', retag<'fact'>([listedLive!, successor!], 'tenant-b'))).toEqual({ written: 2, existing: 0, kept: 0 });
+      expect((await h.storage.getLiveFact('tenant-b', v1.key, NOW))?.id).toBe(v2.id);
+      expect(await listAllOf(h.storage, 'fact', 'tenant-b')).toEqual(retag(await listAllOf(h.storage, 'fact', 'tenant-a'), 'tenant-b'));
     });
 
     it('keeps a stored record whose content differs, and refuses a seq held by another event (writing nothing)', async () => {

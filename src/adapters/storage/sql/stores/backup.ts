@@ -32,6 +32,7 @@ import {
 import { assertEvidence, assertEpisode, assertExample, assertLinks, assertProcedure, assertWorkingMemory } from '../validate-learn.js';
 import { assertEventBatch, assertFact } from '../validate-input.js';
 import { addFactEvidence } from './evidence.js';
+import { closeVersion } from './facts.js';
 import { putEpisode, putExample, putProcedure } from './learned.js';
 import { insertAudit, putRetrieval, rowToAudit, rowToRetrieval, type AuditRow, type RetrievalRow } from './logs.js';
 
@@ -133,6 +134,10 @@ export const BACKUP_REGISTRY: { [K in SharedKind]: BackupEntry<K> } = {
     *restore(d, f) {
       const stored = yield* byId<FactRow>('facts', f.tenant, f.id);
       if (stored) return same(rowToFact(stored), f);
+      // An export is read page by page: a version revised while it ran is in it still live, before its successor.
+      // The successor closes it here as the write path did.
+      const previous = f.supersedes === undefined ? undefined : yield* byId<FactRow>('facts', f.tenant, f.supersedes);
+      if (previous && previous.expired_at === null && previous.key === f.key) yield* closeVersion(d, previous, f);
       yield* exec(sql(INSERT_FACT, ...factParams(f, d)));
       // Only a live version is projected (a superseded one left the projection when it was closed).
       if (f.expiredAt === undefined) yield* insertDocs([factToDoc(f)]);
