@@ -2,7 +2,9 @@
  * bench:soak — mixed load on `engram serve` (SQLite) for M minutes with the server's RSS sampled; prints RSS
  * after the warm-up, at the end and after an idle minute, and the growth after warm-up.
  *
- *   npm run bench:soak -- [--minutes 30] [--warmup-minutes 5] [--workers 4]
+ *   npm run bench:soak -- [--minutes 30] [--warmup-minutes 5] [--workers 4] [--reads-after-warmup]
+ *
+ * `--reads-after-warmup`: writes only during the warm-up, then reads only, so the data stops growing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { runSoak } from './harness/soak.js';
 import { startServer, tenantKey } from './harness/server.js';
 
-const { values: a } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, 'warmup-minutes': { type: 'string', default: '5' }, workers: { type: 'string', default: '4' }, 'idle-seconds': { type: 'string', default: '60' } } });
+const { values: a } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, 'warmup-minutes': { type: 'string', default: '5' }, workers: { type: 'string', default: '4' }, 'idle-seconds': { type: 'string', default: '60' }, 'reads-after-warmup': { type: 'boolean', default: false } } });
 const dir = mkdtempSync(join(tmpdir(), 'engram-soak-'));
 const server = await startServer(`sqlite:${join(dir, 'soak.db')}`);
 try {
@@ -24,6 +26,7 @@ try {
     idleMs: Number(a['idle-seconds']) * 1000,
     workers: Number(a.workers),
     sampleMs: 10_000,
+    writesAfterWarmup: !a['reads-after-warmup'],
     log: (l) => console.log(`  ${l}`),
   });
   console.log(`requests ${r.requests}, 5xx or dropped ${r.errors}`);

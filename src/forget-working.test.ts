@@ -14,6 +14,8 @@ import { createMemory, type Memory } from './memory.js';
 const ALICE_NOTE = 'alice-scratch-QUOKKA-7731 keeps her staging password rotation notes here';
 const ALICE_TEXT = 'alice-event-WOMBAT-5520 asked to move her invoices';
 const BOB_NOTE = 'bob-scratch-NUMBAT-1188 keeps his own notes';
+/** In a session where Alice left no event or fact: found by the writer the scratchpad records. */
+const ALICE_PAD = 'alice-pad-BILBY-4409 drafts of her complaint';
 
 async function populate(memory: Memory): Promise<void> {
   await memory.logEvent({ userId: 'u-alice', sessionId: 's-alice', content: ALICE_TEXT });
@@ -21,14 +23,18 @@ async function populate(memory: Memory): Promise<void> {
   await memory.working.append({ sessionId: 's-alice', content: ALICE_NOTE, kind: 'note' });
   await memory.working.setPlan({ sessionId: 's-alice', plan: `1. ${ALICE_NOTE}` });
   await memory.working.append({ sessionId: 's-bob', content: BOB_NOTE, kind: 'note' });
+  await memory.working.append({ userId: 'u-alice', sessionId: 's-alice-pad', content: ALICE_PAD, kind: 'note' });
+  await memory.working.append({ userId: 'u-bob', sessionId: 's-bob-pad', content: BOB_NOTE, kind: 'note' });
   await memory.flush();
 }
 
 async function forgetAlice(memory: Memory) {
   const report = await memory.forget({ scope: { userId: 'u-alice' } });
-  expect(report).toMatchObject({ events: 1, workingMemories: 1 });
+  expect(report).toMatchObject({ events: 1, workingMemories: 2 });
   expect(await memory.working.toContext({ sessionId: 's-alice' })).toBe('');
+  expect(await memory.working.toContext({ sessionId: 's-alice-pad' })).toBe('');
   expect(await memory.working.toContext({ sessionId: 's-bob' })).toContain(BOB_NOTE);
+  expect(await memory.working.toContext({ sessionId: 's-bob-pad' })).toContain(BOB_NOTE);
   expect(await memory.storage.getWorkingMemory('default', 's-alice', Date.now())).toBeUndefined();
 }
 
@@ -42,6 +48,7 @@ describe('forget --user and working memory', () => {
       const bytes = Buffer.concat(readdirSync(tm.dir).map((f) => readFileSync(join(tm.dir, f))));
       expect(bytes.includes(Buffer.from('QUOKKA-7731'))).toBe(false);
       expect(bytes.includes(Buffer.from('WOMBAT-5520'))).toBe(false);
+      expect(bytes.includes(Buffer.from('BILBY-4409'))).toBe(false);
       expect(bytes.includes(Buffer.from('NUMBAT-1188'))).toBe(true);
     } finally {
       await tm.cleanup();
@@ -70,8 +77,8 @@ describe('forget --user and working memory', () => {
       try {
         const rows = (await pool.query(`SELECT session_id, state::text AS state FROM ${schema}.working_memory`)).rows as { session_id: string; state: string }[];
         // Besides Bob's scratchpad only the learner's own checkpoint row, and nothing of Alice in any row.
-        expect(rows.map((r) => r.session_id).filter((s) => !s.startsWith('__')).sort()).toEqual(['s-bob']);
-        for (const r of rows) expect(r.state).not.toMatch(/QUOKKA|WOMBAT/);
+        expect(rows.map((r) => r.session_id).filter((s) => !s.startsWith('__')).sort()).toEqual(['s-bob', 's-bob-pad']);
+        for (const r of rows) expect(r.state).not.toMatch(/QUOKKA|WOMBAT|BILBY/);
         const hits = await pool.query(`SELECT count(*)::int AS n FROM ${schema}.events e WHERE e::text LIKE '%WOMBAT-5520%'`);
         expect(hits.rows[0].n).toBe(0);
       } finally {

@@ -1,8 +1,10 @@
 /**
- * forget --user and working memory. A scratchpad belongs to a session, not to a user (it stores no user id),
- * so storage's scope delete cannot find it by user. The user's sessions are the sessions of their events and
- * facts: their scratchpads are deleted with them. A session two users shared loses its scratchpad as well —
- * erasing the subject wins over keeping a shared note. Found before the records go, deleted after.
+ * forget --user and working memory. A scratchpad belongs to a session, not to a user (its record has no user
+ * column), so storage's scope delete cannot find it by user. The user's sessions are the sessions of their
+ * events and facts, and those whose scratchpad names the user among its writers (`userIds`, written when a
+ * session ref carries `userId`): their scratchpads are deleted with them. A session two users shared loses its
+ * scratchpad as well — erasing the subject wins over keeping a shared note. Found before the records go,
+ * deleted after.
  */
 import type { ScopeFilter, Storage } from './ports/storage.js';
 
@@ -20,6 +22,18 @@ export async function sessionsToForget(storage: Storage, tenant: string, scope: 
     afterSeq = page.at(-1)!.seq;
   }
   for (const f of await storage.listFacts({ tenant, scope, includeExpired: true, now: 0 })) if (f.sessionId) sessions.add(f.sessionId);
+  // A scratchpad carries no agent or task: it is the user's when the scope names only the user (and a session).
+  if (scope.agentId === undefined && scope.taskId === undefined) {
+    let after: string | undefined;
+    do {
+      const page = await storage.listBackupPage('working_memory', tenant, after, 500);
+      for (const w of page.records) {
+        const writers = w.state.userIds;
+        if (Array.isArray(writers) && writers.includes(scope.userId) && (scope.sessionId === undefined || w.sessionId === scope.sessionId)) sessions.add(w.sessionId);
+      }
+      after = page.next;
+    } while (after !== undefined);
+  }
   return [...sessions];
 }
 

@@ -26,7 +26,9 @@ import { forgetWorkingMemories, sessionsToForget } from './forget-working.js';
 import { Lru } from './core/lru.js';
 import { createExamplesApi, type ExamplesApi, type LearnDeps } from './learn/feedback/index.js';
 import { createWorkingMemoryApi, type WorkingMemoryApi } from './working/index.js';
-import { exportRecords, importJsonl, type ExportLine, type ImportProgress, type ImportReport } from './io/jsonl.js';
+import { importJsonl, type ImportProgress, type ImportReport } from './io/jsonl.js';
+import { exportBackup, importBackup, isBackupFile } from './io/backup.js';
+import type { BackupLine } from './io/backup-format.js';
 import { fetchEventsQuery, searchRequest, type FetchEventsInput, type SearchInput } from './memory-queries.js';
 // --- learn wiring (issue B) ---
 import type { Outcome } from './core/types.js';
@@ -72,10 +74,14 @@ export interface Memory {
   factHistory(key: string, tenant?: string): Promise<Fact[]>;
   redact(eventId: string, reason: string, tenant?: string): Promise<void>;
   forget(input: ForgetInput): Promise<ForgetReport>;
-  /** Imports a JSONL file (see io/jsonl.ts); validates every line before writing any. */
+  /**
+   * Imports a JSONL file; validates every line before writing any. A backup (what `exportRecords` writes, see
+   * io/backup.ts) is restored as it was, into `tenant` or the backup's own; other JSONL is ingested as new
+   * events and facts (io/jsonl.ts).
+   */
   importJsonl(path: string, opts?: { tenant?: string; chunkLong?: boolean; onProgress?: (p: ImportProgress) => void }): Promise<ImportReport>;
-  /** Every live event and every fact version of a tenant, ready to write as JSONL. */
-  exportRecords(tenant?: string): AsyncGenerator<ExportLine>;
+  /** A lossless backup of a tenant, streamed line by line (io/backup-format.ts): every record of every kind. */
+  exportRecords(tenant?: string): AsyncGenerator<BackupLine>;
   /** Deletes expired records physically now (reads already hide them). */
   sweep(): Promise<number>;
   /**
@@ -273,10 +279,17 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       return workingMemories > 0 ? { ...report, workingMemories } : report;
     },
     async importJsonl(path, opts = {}) {
-      return importJsonl(memory, writeCtx, path, opts);
+      if (!(await isBackupFile(path))) return importJsonl(memory, writeCtx, path, opts);
+      await queue.drain();
+      const r = await importBackup(storage, path, { tenant: opts.tenant, onProgress: opts.onProgress });
+      // The restored timeline, episodes and learner checkpoint are read afresh; new docs wait for vectors.
+      learnEngine.learner.reset(r.tenant);
+      indexer.notify();
+      const duplicates = Object.values(r.records).reduce((n, k) => n + k.existing + k.kept, 0);
+      return { lines: r.lines, events: r.records.event.written, facts: r.records.fact.written, duplicates, records: r.records };
     },
     exportRecords(tenant) {
-      return exportRecords(memory, tenantOf(tenant), clock.now());
+      return exportBackup(storage, tenantOf(tenant), clock.now());
     },
     async sweep() {
       return storage.sweepExpired(clock.now());
@@ -330,4 +343,4 @@ function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
 
 // --- learn wiring (issue B) ---
 export type { LearnApi, OutcomeOptions, OutcomeReport, ProceduresApi } from './learn/engine/index.js';
-export type { ContextResult, SearchHit, RememberResult, EventType, DocKind, ImportReport, ImportProgress, ExportLine };
+export type { ContextResult, SearchHit, RememberResult, EventType, DocKind, ImportReport, ImportProgress, BackupLine };

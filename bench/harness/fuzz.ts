@@ -128,8 +128,9 @@ function mutate(op: Operation, r: () => number, res: ReturnType<typeof resolver>
 }
 
 /**
- * Events + fact versions written by callers, in the tenant's export. Facts the learner extracts in the
- * background (provenance other than `user`) are not a caller's write and are left out.
+ * Events + fact versions written by callers, in the tenant's backup. Facts the learner extracts in the
+ * background (provenance other than `user`) are not a caller's write and are left out, as are the other kinds
+ * (retrieval logs, episodes, the learner's checkpoint, audit records).
  */
 async function recordCount(url: string, key: string): Promise<number> {
   const r = await call<string>(url, 'GET', '/v1/export', key);
@@ -137,8 +138,8 @@ async function recordCount(url: string, key: string): Promise<number> {
   return String(r.body)
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as { record?: string; provenance?: { origin?: string } })
-    .filter((x) => x.record !== 'fact' || (x.provenance?.origin ?? 'user') === 'user').length;
+    .map((l) => JSON.parse(l) as { kind: string; record?: { provenance?: { origin?: string } } })
+    .filter((x) => x.kind === 'event' || (x.kind === 'fact' && (x.record?.provenance?.origin ?? 'user') === 'user')).length;
 }
 
 /** What an accepted write created, from its answer. */

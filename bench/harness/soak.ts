@@ -14,6 +14,11 @@ export interface SoakOptions {
   idleMs?: number;
   workers?: number;
   sampleMs?: number;
+  /**
+   * false: after the warm-up only reads (search, context, list), so the data stops growing and RSS growth left
+   * is not the indexes following the data. Default true (the mixed load throughout).
+   */
+  writesAfterWarmup?: boolean;
   log?: (line: string) => void;
 }
 
@@ -46,7 +51,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const worker = async (w: number) => {
     while (performance.now() - t0 < o.durationMs) {
       const i = n++;
-      const kind = i % 10;
+      const writing = o.writesAfterWarmup !== false || performance.now() - t0 < o.warmupMs;
+      const kind = writing || i % 10 >= 5 ? i % 10 : 5 + (i % 5);
       const r =
         kind < 4
           ? await call(url, 'POST', '/v1/events', o.key, { content: `${text(i)} #${i}`, session_id: `soak-${w}-${i % 50}`, metadata: { i } })

@@ -681,7 +681,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every live event (chronological) then every fact version of the key's tenant, one JSON record per line */
+        /**
+         * A lossless backup of the key's tenant: every record of every kind (events with redactions, fact versions, evidence, episodes, links, procedures, examples, retrievals, working memory, audit), one JSON line each
+         * @description Streamed JSON Lines: a header `{"kind":"header","format":"engram-backup","version":1,"tenant":…}`, then `{"kind":<kind>,"record":{…}}` lines (records as stored: ids, seqs, versions, counters and epoch-millisecond times kept), then `{"kind":"end","counts":{…}}`. A file without its closing line was cut short and is refused on import. API keys are not exported.
+         */
         get: operations["exportJsonl"];
         put?: never;
         post?: never;
@@ -700,7 +703,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import JSONL (the export format, or seed-000 events); all lines are validated before any is written */
+        /**
+         * Restore a backup (what GET /v1/export writes) into the key’s tenant, or import JSONL of new events and facts; every line is validated before any is written
+         * @description A backup is restored as it was (ids, seqs, versions and times kept), in batches of one transaction each; a record already stored under its id is left as it is, so importing the same backup again writes nothing. A header naming another tenant is refused (403).
+         */
         post: operations["importJsonl"];
         delete?: never;
         options?: never;
@@ -1827,6 +1833,26 @@ export interface components {
             events: number;
             facts: number;
             duplicates: number;
+            /** @description a backup restore: per record kind, what was written and what was already there */
+            records?: {
+                event?: components["schemas"]["RestoreReport"];
+                fact?: components["schemas"]["RestoreReport"];
+                fact_evidence?: components["schemas"]["RestoreReport"];
+                episode?: components["schemas"]["RestoreReport"];
+                link?: components["schemas"]["RestoreReport"];
+                procedure?: components["schemas"]["RestoreReport"];
+                example?: components["schemas"]["RestoreReport"];
+                retrieval?: components["schemas"]["RestoreReport"];
+                working_memory?: components["schemas"]["RestoreReport"];
+                audit?: components["schemas"]["RestoreReport"];
+            };
+        };
+        RestoreReport: {
+            written: number;
+            /** @description already stored under the same identity, same content */
+            existing: number;
+            /** @description stored under the same identity with other content: the stored record was kept */
+            kept: number;
         };
         CreatedApiKey: {
             /**
@@ -6350,7 +6376,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSONL: {"record":"event",…} and {"record":"fact",…} lines */
+            /** @description the backup, one JSON object per line */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,16 +1,18 @@
 /**
- * JSONL import and export. One record per line:
+ * JSONL ingest: new records written through the write path (scrubbed, deduplicated, projected, learned from).
+ * One record per line:
  *   {"record":"event", ...event fields}     (also plain seed-000 events: {"task_id":…,"ts":…,"type":…})
  *   {"record":"fact",  ...fact fields}      (also any line with `text` and no `type`)
- * Export writes every live event and every fact version; re-importing an export is idempotent (event ids are
- * kept; facts dedupe by key and content hash). Import validates the whole file before writing anything.
+ * Re-importing is idempotent (event ids are kept; facts dedupe by key and content hash). Import validates the
+ * whole file before writing anything. A lossless copy of a tenant is a backup instead (io/backup.ts): what
+ * export writes, recognised here by its header line and restored as it was.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { EngramError, isEngramError, type ErrorIssue } from '../core/errors.js';
 import { contentHash } from '../core/text.js';
-import type { Fact, MemoryEvent } from '../core/types.js';
 import type { Memory } from '../memory.js';
+import type { BackupKind, RestoreReport } from '../ports/storage.js';
 import { prepareEvents, type EventWriteContext } from '../write/events.js';
 import { parseFactInput } from '../write/facts.js';
 import type { FactInput } from '../write/input.js';
@@ -24,9 +26,13 @@ export interface ImportProgress {
 
 export interface ImportReport {
   lines: number;
+  /** Events and facts written. */
   events: number;
   facts: number;
+  /** Records already there (for a backup: stored under the same id, whether or not their content differs). */
   duplicates: number;
+  /** A backup (io/backup.ts): per record kind, what was written and what was already there. */
+  records?: Record<BackupKind, RestoreReport> | undefined;
 }
 
 type Line = { record: 'event' | 'fact'; body: Record<string, unknown>; line: number };
@@ -45,7 +51,8 @@ function classify(raw: unknown, line: number): Line {
   return { record, body: cleaned, line };
 }
 
-async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
+/** The non-blank lines of a file with their 1-based line numbers, streamed. */
+export async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
   const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   for await (const text of rl) {
@@ -156,19 +163,4 @@ async function isKnownVersion(memory: Memory, tenant: string, body: Record<strin
   const hash = contentHash(body.text);
   const versions = await memory.factHistory(body.key, tenant);
   return versions.some((v) => v.contentHash === hash);
-}
-
-export type ExportLine = ({ record: 'event' } & Omit<MemoryEvent, 'ts'> & { ts: string }) | ({ record: 'fact' } & Fact);
-
-/** Every live event (chronological) then every fact version of the tenant, as JSONL-ready objects. */
-export async function* exportRecords(memory: Memory, tenant: string, now: number): AsyncGenerator<ExportLine> {
-  let afterSeq = 0;
-  for (;;) {
-    const page = await memory.storage.queryEvents({ tenant, afterSeq, limit: 1000, now });
-    for (const e of page) yield { record: 'event', ...e, ts: new Date(e.ts).toISOString() };
-    if (page.length < 1000) break;
-    afterSeq = page[page.length - 1]!.seq;
-  }
-  const facts = await memory.storage.listFacts({ tenant, includeExpired: true, now, limit: 1_000_000 });
-  for (const f of facts) yield { record: 'fact', ...f };
 }

@@ -10,6 +10,7 @@
  * `storage.capabilities`, never by adapter name.
  */
 import { describe } from 'vitest';
+import { describeBackup } from './storage-conformance-backup.js';
 import { describeEpisodes } from './storage-conformance-episodes.js';
 import { describeFacts } from './storage-conformance-facts.js';
 import { describeFilterAgreement } from './storage-conformance-filters.js';
@@ -42,5 +43,6 @@ export function describeStorageConformance(name: string, open: OpenStorage): voi
     describeProceduresAndExamples(h);
     describeSessions(h);
     describeLearnRetention(h);
+    describeBackup(h);
   });
 }

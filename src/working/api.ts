@@ -142,13 +142,16 @@ export function createWorkingMemoryApi(deps: LearnDeps, optionsInput: WorkingMem
     evicted?: Evicted[];
   }
 
-  async function mutate<T>(ref: { tenant?: string | undefined; sessionId: string }, apply: (s: WorkingState, at: number) => Applied<T> | Promise<Applied<T>>) {
+  async function mutate<T>(
+    ref: { tenant?: string | undefined; sessionId: string; userId?: string | undefined },
+    apply: (s: WorkingState, at: number) => Applied<T> | Promise<Applied<T>>,
+  ) {
     const tenant = tenantOf(ref.tenant);
     for (let attempt = 1; ; attempt++) {
       const { rec, state } = await load(tenant, ref.sessionId);
       const at = deps.clock.now();
       const applied = await apply(state, at);
-      const fitted = fitToCap(applied.state, o, deps.tokens);
+      const fitted = fitToCap(withWriter(applied.state, ref.userId), o, deps.tokens);
       try {
         const saved = await deps.storage.putWorkingMemory(
           {
@@ -167,6 +170,12 @@ export function createWorkingMemoryApi(deps: LearnDeps, optionsInput: WorkingMem
         await backoff(attempt);
       }
     }
+  }
+
+  /** Remembers who wrote, so forgetting that user finds this scratchpad (state.ts, `userIds`). */
+  function withWriter(s: WorkingState, userId: string | undefined): WorkingState {
+    if (userId === undefined || s.userIds?.includes(userId)) return s;
+    return { ...s, userIds: [...(s.userIds ?? []), userId] };
   }
 
   const api: WorkingMemoryApi = {

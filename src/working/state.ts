@@ -42,6 +42,11 @@ export const workingStateSchema = z.object({
   nextId: z.number().int().min(1).default(1),
   /** How many units eviction and the window have removed over the session's life. */
   evictedCount: z.number().int().min(0).default(0),
+  /**
+   * The users who wrote to the scratchpad (a session ref with `userId`): a record keyed by session carries no
+   * user, and `forget` of a user finds their scratchpads by this even where they left no event or fact.
+   */
+  userIds: z.array(z.string()).optional(),
 });
 
 export type WmItem = z.infer<typeof itemSchema>;

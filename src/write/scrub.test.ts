@@ -244,6 +244,25 @@ describe('properties', () => {
     );
   });
 
+  it('removes an IPv4 address glued to a word by an underscore, on either side', () => {
+    const octet = fc.integer({ min: 0, max: 255 });
+    const address = fc.tuple(fc.integer({ min: 1, max: 254 }).filter((a) => a !== 127), octet, octet, octet).map((o) => o.join('.'));
+    const word = fc.stringMatching(/^[a-z][a-z0-9]{0,11}$/).filter((w) => !/^(v|version|ver|release)$/.test(w));
+    fc.assert(
+      fc.property(address, word, fc.boolean(), fc.constantFrom('', 'error: ', 'node '), fc.constantFrom('', ' failed', '.', ' timed out'), (ip, w, before, pre, post) => {
+        const token = before ? `${w}_${ip}` : `${ip}_${w}`;
+        const out = scrubber.scrub(`${pre}${token}${post}`);
+        expect(out.text).not.toContain(ip);
+        expect(out.text).toBe(`${pre}${before ? `${w}_[IP]` : `[IP]_${w}`}${post}`);
+        expect(out.report.counts.ip).toBe(1);
+      }),
+      { numRuns: 300 },
+    );
+    expect(scrubber.scrub('host_10.0.0.12 failed').text).toBe('host_[IP] failed');
+    // A version glued the same way stays a version.
+    expect(scrubber.scrub('release_1.2.3.4 shipped').text).toBe('release_1.2.3.4 shipped');
+  });
+
   it('removes every corpus secret wherever it is embedded', () => {
     const sample = fc.constantFrom(...PII_CORPUS);
     fc.assert(

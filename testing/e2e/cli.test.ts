@@ -51,8 +51,20 @@ describe('engram CLI', () => {
     const imported = await engram('--json', 'import', file);
     expect(JSON.parse(imported.stdout)).toMatchObject({ events: 1, facts: 1 });
     const exported = await engram('export');
-    const records = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as { record: string });
-    expect(records.filter((r) => r.record === 'fact').length).toBeGreaterThanOrEqual(2);
+    const lines = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
+    expect(lines[0]).toMatchObject({ kind: 'header', format: 'engram-backup' });
+    expect(lines.filter((r) => r.kind === 'fact').length).toBeGreaterThanOrEqual(2);
+
+    // The backup restores into another database as the same records; a second restore writes nothing.
+    const backup = join(dir, 'backup.jsonl');
+    expect((await engram('export', '--out', backup)).code).toBe(0);
+    const copy = join(dir, 'copy.db');
+    const restored = await engram('--db', copy, '--json', 'import', backup);
+    expect(JSON.parse(restored.stdout).records.event.written).toBeGreaterThanOrEqual(1);
+    const again = await engram('--db', copy, 'import', backup);
+    expect(again.stdout).toMatch(/restored nothing; \d+ already there/);
+    const recordsOf = (text: string) => text.trim().split('\n').slice(1, -1);
+    expect(recordsOf((await engram('--db', copy, 'export')).stdout)).toEqual(recordsOf(exported.stdout));
   }, 120_000);
 
   it('help texts list the global options and speak in users\' words', async () => {

@@ -55,6 +55,7 @@ describe('memory lifecycle', () => {
   });
 
   it('export then import into a fresh database reproduces events and facts; importing twice adds nothing', async () => {
+    await t.memory.flush();
     await t.memory.logEvent({ taskId: 'exp', type: 'tool_call', tool: 'kubectl', args: { ns: 'payments' }, result: { ok: true } });
     const lines: string[] = [];
     for await (const rec of t.memory.exportRecords()) lines.push(JSON.stringify(rec));
@@ -65,10 +66,11 @@ describe('memory lifecycle', () => {
     try {
       const first = await other.memory.importJsonl(file);
       const second = await other.memory.importJsonl(file);
-      const exportedEvents = lines.filter((l) => l.includes('"record":"event"')).length;
+      const exportedEvents = lines.filter((l) => l.startsWith('{"kind":"event"')).length;
       expect(first.events).toBe(exportedEvents);
       expect(second.events + second.facts).toBe(0);
-      expect(second.duplicates).toBe(first.lines);
+      expect(second.duplicates).toBe(first.lines - 2);
+      expect(first.records!.fact.written).toBe(lines.filter((l) => l.startsWith('{"kind":"fact"')).length);
       const kubectl = (await other.memory.fetchEvents({ taskId: 'exp' }))[0]!;
       expect(kubectl.args).toEqual({ ns: 'payments' });
       expect((await other.memory.factHistory('plan_price')).length).toBe(2);

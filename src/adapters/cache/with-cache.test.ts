@@ -173,6 +173,17 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
         write: (s) => s.putWorkingMemory(wm({ n: 1 }), 0),
       },
       {
+        name: 'restoreRecords (a fact version where none was)',
+        read: (s) => s.getLiveFact(T, 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV', NOW),
+        write: (s) => s.restoreRecords('fact', [makeFact({ id: 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV' })]),
+      },
+      {
+        name: 'restoreRecords (events of a window)',
+        setup: (s) => s.appendEvents(makeEvents(3)).then(() => undefined),
+        read: (s) => s.queryEvents(window()),
+        write: (s) => s.restoreRecords('event', [{ ...makeEvent({ content: 'restored', ts: NOW - 1 }), seq: 99 }]),
+      },
+      {
         name: 'deleteWorkingMemory',
         setup: (s) => s.putWorkingMemory(wm({ n: 1 }), 0).then(() => undefined),
         read: (s) => s.getWorkingMemory(T, 's1', NOW),

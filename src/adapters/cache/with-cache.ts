@@ -60,6 +60,7 @@ type Overridden =
   | 'addFactEvidence'
   | 'putWorkingMemory'
   | 'deleteWorkingMemory'
+  | 'restoreRecords'
   | 'close';
 
 /**
@@ -221,6 +222,8 @@ function invalidatingWrites(primary: Storage, cache: RedisCache): Pick<Storage, 
     deleteWorkingMemory: (tenant, sessionId) =>
       write(() => primary.deleteWorkingMemory(tenant, sessionId), families(one(tenant), ['workingMemory'])),
     putWorkingMemory: (rec, expectedVersion) => putWorkingMemory(primary, cache, rec, expectedVersion),
+    // A restore adds records of any kind (a fact's live version, a window's events, a scratchpad): every family.
+    restoreRecords: (kind, records) => write(() => primary.restoreRecords(kind, records), families(tenantsOf(records), FAMILIES)),
     close: async () => {
       try {
         await primary.close();

@@ -148,7 +148,9 @@ describe('forget, export and import', () => {
     expect(exported.status).toBe(200);
     expect(exported.headers.get('content-type')).toContain('application/x-ndjson');
     const lines = exported.text.trim().split('\n').map((l) => JSON.parse(l) as Json);
-    expect(lines.map((l) => l.record)).toEqual(['event', 'event', 'fact']);
+    expect(lines[0]).toMatchObject({ kind: 'header', format: 'engram-backup', tenant: 'porter' });
+    expect(lines.filter((l) => l.kind === 'event' || l.kind === 'fact').map((l) => l.kind)).toEqual(['event', 'event', 'fact']);
+    expect(lines[lines.length - 1]).toMatchObject({ kind: 'end', counts: { event: 2, fact: 1 } });
 
     const forgot = await p('/v1/forget', { scope: {} });
     expect(forgot.body).toMatchObject({ events: 2, facts: 1 });
@@ -156,9 +158,13 @@ describe('forget, export and import', () => {
 
     const imported = await t.call('POST', '/v1/import', { key: k, body: exported.text, headers: { 'content-type': 'application/x-ndjson' } });
     expect(imported.status).toBe(200);
-    expect(imported.body).toMatchObject({ events: 2, facts: 1 });
+    expect(imported.body).toMatchObject({ events: 2, facts: 1, records: { event: { written: 2 }, fact: { written: 1 } } });
     const again = await t.call('POST', '/v1/import', { key: k, body: exported.text, headers: { 'content-type': 'application/x-ndjson' } });
-    expect(again.body).toMatchObject({ events: 0, facts: 0, duplicates: 3 });
+    expect(again.body).toMatchObject({ events: 0, facts: 0, records: { event: { written: 0, existing: 2 }, fact: { written: 0, existing: 1 } } });
+    // The same ids, seqs and times as before the forget.
+    const restored = (await t.call('GET', '/v1/export', { key: k })).text.trim().split('\n').slice(1, -1);
+    const recordsOf = (text: string[]) => text.map((l) => JSON.parse(l) as Json).filter((l) => l.kind === 'event' || l.kind === 'fact');
+    expect(recordsOf(restored)).toEqual(recordsOf(exported.text.trim().split('\n')));
 
     // Another tenant may not import lines that name this one.
     const other = await t.keyFor('other-importer');
@@ -167,6 +173,22 @@ describe('forget, export and import', () => {
     const broken = await t.call('POST', '/v1/import', { key: k, body: '{"record":"event","content":"ok"}\n{nope', headers: { 'content-type': 'application/x-ndjson' } });
     expect(broken.status).toBe(400);
     expect(JSON.stringify(broken.body)).toContain('line 2');
+    // The body is streamed to disk, checked as UTF-8 on the way (chunked, no length given).
+    const bytes = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"record":"event","content":"ok"}\n'));
+        c.enqueue(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
+        c.close();
+      },
+    });
+    const notUtf8 = await fetch(`${t.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${k}`, 'content-type': 'application/x-ndjson' },
+      body: bytes,
+      duplex: 'half',
+    } as RequestInit);
+    expect(notUtf8.status).toBe(400);
+    expect(JSON.stringify(await notUtf8.json())).toContain('UTF-8');
   });
 
   it('forgets by id', async () => {

@@ -4,14 +4,16 @@ import { collect, type Span } from './types.js';
 
 /**
  * IP addresses. IPv4 needs four octets of 0–255 without leading zeros, so `1.2.3` (semver), `1.2.3.4.5` and
- * `01.02.2024` are not addresses; a dotted quad right after `v` or `version` is a version number.
+ * `01.02.2024` are not addresses; a dotted quad right after `v` or `version` is a version number. An address
+ * glued to a word by `_` (`host_10.0.0.12`) is still one; glued to a letter or digit it is part of that token.
  * IPv6 candidates are validated by node's own parser (compressed `::` forms, zone ids and embedded IPv4 included).
  * Loopback, unspecified and all-ones/netmask addresses identify no one and are left in place.
  */
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4 = new RegExp(`(?<![\\w.])${OCTET}(?:\\.${OCTET}){3}(?![\\w]|\\.\\d)`, 'g');
-const VERSION_LABEL = /(?:\bv|\bversion\s*|\bver\.?\s*|\brelease\s*)$/i;
+// `_` glues words in identifiers and log tokens (`host_10.0.0.12`, `10.0.0.12_primary`): a boundary, as in prose.
+const IPV4 = new RegExp(`(?<![A-Za-z0-9.])${OCTET}(?:\\.${OCTET}){3}(?![A-Za-z0-9]|\\.\\d)`, 'g');
+const VERSION_LABEL = /(?:\bv|\bversion[\s_]*|\bver\.?[\s_]*|\brelease[\s_]*)$/i;
 
 // Hex groups and colons (and a dotted IPv4 tail), then an optional zone id, not glued to word characters or colons.
 const IPV6 = /(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?(?:%[\w.-]+)?(?![\w:]|\.\d)/y;

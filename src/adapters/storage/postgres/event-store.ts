@@ -4,7 +4,8 @@ import { batchContexts } from './lexical-context.js';
 import { EngramError } from '../../../core/errors.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
-import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
+import type { AppendResult, BackupEvent, EventQuery, NewEvent, RestoreReport } from '../../../ports/storage.js';
+import { storedEventState, validateBackupEvents } from '../sql/stores/backup.js';
 import { assertEventBatch } from '../sql/validate-input.js';
 import type { PgContext } from './context.js';
 import type { Tx } from './db.js';
@@ -145,6 +146,48 @@ async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[],
     ),
   );
   await insertDocs(ctx, tx, events.map(eventToDoc), await batchContexts(tx, events, seqs));
+}
+
+/**
+ * Restores backup events in one transaction, in seq order: each with its own seq, its content row and doc (the
+ * lexical context derived as on append) or, when redacted, its tombstone; the tenant's last seq moves past the
+ * largest one. An id already stored is left alone; a seq held by another id is a CONFLICT (unique index).
+ */
+export async function restoreEvents(ctx: PgContext, events: readonly BackupEvent[]): Promise<RestoreReport> {
+  const sorted = validateBackupEvents(events);
+  return ctx.db.tx('restoreEvents', async (tx) => {
+    await tx.lockTenants(sorted.map((e) => e.tenant));
+    const byId = await storedById(tx, sorted);
+    const report: RestoreReport = { written: 0, existing: 0, kept: 0 };
+    const fresh: BackupEvent[] = [];
+    for (const e of sorted) {
+      const found = byId.get(key(e.tenant, e.id));
+      const state = storedEventState(found && { seq: found.seq, content_hash: found.hash }, e);
+      if (state) {
+        report[state]++;
+        continue;
+      }
+      tx.setLastSeq(e.tenant, e.seq);
+      report.written++;
+      if (!e.redaction) {
+        fresh.push(e);
+        continue;
+      }
+      const row = await tx.one<{ pk: string | number }>(
+        sql(
+          `INSERT INTO engram.events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id, task_id,
+             state_label, importance, source, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING pk`,
+          e.tenant, e.id, e.seq, e.ts, e.recordedAt, e.type, e.actor, toNull(e.userId), toNull(e.agentId), toNull(e.sessionId),
+          toNull(e.taskId), toNull(e.stateLabel), e.importance, toNull(e.source), toNull(e.expiresAt),
+        ),
+      );
+      await tx.exec(
+        sql('INSERT INTO engram.event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)', row!.pk, e.tenant, e.redaction.at, e.redaction.reason),
+      );
+    }
+    if (fresh.length > 0) await insertEvents(ctx, tx, fresh, fresh.map((e) => e.seq));
+    return report;
+  });
 }
 
 /** Events by id in the order asked (unknown or other tenants' ids are skipped); expired ones included. */

@@ -4,7 +4,7 @@
  */
 import { EngramError } from '../../../core/errors.js';
 import type { Doc, MemoryEvent } from '../../../core/types.js';
-import type { AppendResult, DocHit, DocQuery, EventQuery, NewEvent, PendingEmbedding, Storage, StorageCapabilities } from '../../../ports/storage.js';
+import type { AppendResult, BackupEvent, DocHit, DocQuery, EventQuery, NewEvent, PendingEmbedding, RestoreReport, Storage, StorageCapabilities } from '../../../ports/storage.js';
 import { assertVector } from '../sql/vector-codec.js';
 import { usesAnn, type AnnOptions, type PgContext } from './context.js';
 import { PgDb } from './db.js';
@@ -147,7 +147,10 @@ export class PostgresStorage extends SqlStorageBase<PgContext> implements Storag
   }
   queryEvents(q: EventQuery): Promise<MemoryEvent[]> {
     return this.run('queryEvents', (c) => events.queryEvents(c, q));
+  }  protected restoreEvents(batch: readonly BackupEvent[]): Promise<RestoreReport> {
+    return this.run('restoreEvents', (c) => events.restoreEvents(c, batch));
   }
+
 
   // --- retrieval projection ---
   getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]> {

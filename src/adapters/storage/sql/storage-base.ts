@@ -8,6 +8,11 @@ import { EngramError } from '../../../core/errors.js';
 import type { ApiKeyRecord, Episode, Example, Fact, FactEvidence, Link, Procedure, WorkingMemoryRecord } from '../../../core/types.js';
 import type {
   AuditRecord,
+  BackupEvent,
+  BackupKind,
+  BackupPage,
+  BackupRecordKinds,
+  BackupStore,
   EpisodeQuery,
   ExampleQuery,
   FactStore,
@@ -20,6 +25,7 @@ import type {
   LogStore,
   ProcedureQuery,
   RetentionStore,
+  RestoreReport,
   RetrievalRecord,
   ScopeFilter,
   TraverseQuery,
@@ -28,6 +34,7 @@ import type {
 import type { Dialect } from './dialect.js';
 import type { SqlRunner, Step } from './program.js';
 import * as apiKeys from './stores/api-keys.js';
+import * as backup from './stores/backup.js';
 import * as evidence from './stores/evidence.js';
 import * as facts from './stores/facts.js';
 import * as learned from './stores/learned.js';
@@ -48,7 +55,7 @@ import {
   assertWorkingMemory,
 } from './validate-learn.js';
 
-export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, WorkingMemoryStore, KeyStore, LogStore, RetentionStore {
+export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, WorkingMemoryStore, KeyStore, LogStore, RetentionStore, BackupStore {
   abstract readonly name: string;
   protected ctx: C | undefined;
   protected closed = false;
@@ -58,6 +65,8 @@ export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, W
   protected abstract runnerOf(ctx: C): SqlRunner;
   /** Maps an engine failure to an EngramError (EngramErrors pass through). */
   protected abstract toError(what: string, e: unknown): EngramError;
+  /** Inserts events with their seqs, contents or tombstones and docs, in one transaction (the engine's timeline path). */
+  protected abstract restoreEvents(events: readonly BackupEvent[]): Promise<RestoreReport>;
   /** Called after a forget or sweep that deleted something (SQLite clears old page images out of its WAL). */
   protected afterDelete(): void {}
 
@@ -233,5 +242,19 @@ export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, W
   }
   listAudit(tenant: string, limit: number): Promise<AuditRecord[]> {
     return this.read('listAudit', () => logs.listAudit(tenant, limit));
+  }
+
+  // --- backup ---
+  listBackupPage<K extends BackupKind>(kind: K, tenant: string, after: string | undefined, limit: number): Promise<BackupPage<K>> {
+    const size = Math.max(1, Math.min(10_000, Math.floor(limit)));
+    if (kind === 'event') return this.read('listBackupPage', () => backup.listEventPage(tenant, after, size)) as Promise<BackupPage<K>>;
+    return this.read('listBackupPage', () => backup.listBackupPage(this.dialect, kind as Exclude<K, 'event'>, tenant, after, size));
+  }
+  async restoreRecords<K extends BackupKind>(kind: K, records: readonly BackupRecordKinds[K][]): Promise<RestoreReport> {
+    if (records.length === 0) return { written: 0, existing: 0, kept: 0 };
+    if (kind === 'event') return this.restoreEvents(records as readonly BackupEvent[]);
+    const shared = kind as Exclude<K, 'event'>;
+    backup.validateBackupRecords(shared, records as readonly BackupRecordKinds[typeof shared][]);
+    return this.write('restoreRecords', () => backup.restoreRecords(this.dialect, shared, records as readonly BackupRecordKinds[typeof shared][]));
   }
 }

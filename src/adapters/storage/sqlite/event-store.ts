@@ -2,7 +2,8 @@
 import { eventToDoc, lexicalContext } from '../../../core/docs.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
-import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
+import type { AppendResult, BackupEvent, EventQuery, NewEvent, RestoreReport } from '../../../ports/storage.js';
+import { storedEventState, validateBackupEvents } from '../sql/stores/backup.js';
 import type { StoreContext } from './context.js';
 import { insertDoc } from './doc-store.js';
 import { compileFilter } from './filter-sql.js';
@@ -82,6 +83,51 @@ export function appendEvents(ctx: StoreContext, events: readonly NewEvent[]): Ap
     );
     for (const [tenant, next] of nextSeq) saveSeq.run(tenant, next - 1);
     return results;
+  });
+}
+
+const SELECT_STORED = `SELECT e.seq, c.content_hash FROM events e LEFT JOIN event_contents c ON c.event_pk = e.pk WHERE e.tenant = ? AND e.id = ?`;
+
+/**
+ * Restores backup events in one transaction, in seq order: each with its own seq, its content row and doc (the
+ * lexical context derived as on append) or, when redacted, its tombstone; the tenant's sequence moves past
+ * the largest seq. An id already stored is left alone; a seq held by another id is a CONFLICT (unique index).
+ */
+export function restoreEvents(ctx: StoreContext, events: readonly BackupEvent[]): RestoreReport {
+  const sorted = validateBackupEvents(events);
+  const s = ctx.stmts;
+  return ctx.write(() => {
+    const report: RestoreReport = { written: 0, existing: 0, kept: 0 };
+    const lastSeq = new Map<string, number>();
+    for (const e of sorted) {
+      const state = storedEventState(s.get(SELECT_STORED).get(e.tenant, e.id) as { seq: number; content_hash: string | null } | undefined, e);
+      if (state) {
+        report[state]++;
+        continue;
+      }
+      const pk = s.get(INSERT_EVENT).run(
+        e.tenant, e.id, e.seq, e.ts, e.recordedAt, e.type, e.actor, toNull(e.userId), toNull(e.agentId),
+        toNull(e.sessionId), toNull(e.taskId), toNull(e.stateLabel), e.importance, toNull(e.source), toNull(e.expiresAt),
+      ).lastInsertRowid;
+      if (e.redaction) {
+        s.get('INSERT INTO event_redactions (event_pk, tenant, redacted_at, reason) VALUES (?, ?, ?, ?)').run(pk, e.tenant, e.redaction.at, e.redaction.reason);
+      } else {
+        s.get(INSERT_CONTENT).run(
+          pk, e.tenant, toNull(e.name), e.content, toNull(e.tool), jsonOrNull(e.args), jsonOrNull(e.result),
+          JSON.stringify(e.tags), JSON.stringify(e.metadata), e.contentHash, JSON.stringify(e.pii),
+        );
+        const session = e.sessionId;
+        insertDoc(ctx, eventToDoc(e), session === undefined ? undefined : () => previousContext(ctx, e.tenant, session, e.seq));
+      }
+      lastSeq.set(e.tenant, Math.max(lastSeq.get(e.tenant) ?? 0, e.seq));
+      report.written++;
+    }
+    const saveSeq = s.get(
+      `INSERT INTO tenant_sequences (tenant, last_seq) VALUES (?, ?)
+       ON CONFLICT (tenant) DO UPDATE SET last_seq = MAX(last_seq, excluded.last_seq)`,
+    );
+    for (const [tenant, seq] of lastSeq) saveSeq.run(tenant, seq);
+    return report;
   });
 }
 

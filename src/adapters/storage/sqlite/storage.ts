@@ -5,7 +5,7 @@
 import { EngramError } from '../../../core/errors.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { Doc, MemoryEvent } from '../../../core/types.js';
-import type { AppendResult, DocHit, DocQuery, EventQuery, NewEvent, PendingEmbedding, Storage, StorageCapabilities } from '../../../ports/storage.js';
+import type { AppendResult, BackupEvent, DocHit, DocQuery, EventQuery, NewEvent, PendingEmbedding, RestoreReport, Storage, StorageCapabilities } from '../../../ports/storage.js';
 import { openDatabase, type Db } from './connection.js';
 import { makeWrite, makeWriteRelaxed, type StoreContext } from './context.js';
 import * as docs from './doc-store.js';
@@ -125,7 +125,10 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
   }
   async queryEvents(q: EventQuery): Promise<MemoryEvent[]> {
     return this.run('queryEvents', (c) => events.queryEvents(c, q));
+  }  protected async restoreEvents(batch: readonly BackupEvent[]): Promise<RestoreReport> {
+    return this.run('restoreEvents', (c) => events.restoreEvents(c, batch));
   }
+
 
   // --- retrieval projection ---
   async getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]> {

@@ -3,13 +3,23 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { EngramError } from '../../../core/errors.js';
+import type { BackupKind, RestoreReport } from '../../../ports/storage.js';
 import { collect, print, withMemory } from '../context.js';
+
+/** "restored 12 events, 3 facts (…); 40 already there" for a backup's import report. */
+function restoredText(records: Record<BackupKind, RestoreReport>): string {
+  const entries = Object.entries(records) as [BackupKind, RestoreReport][];
+  const written = entries.filter(([, r]) => r.written > 0).map(([k, r]) => `${r.written} ${k}`);
+  const there = entries.reduce((n, [, r]) => n + r.existing, 0);
+  const kept = entries.reduce((n, [, r]) => n + r.kept, 0);
+  return `restored ${written.length ? written.join(', ') : 'nothing'}; ${there} already there${kept ? `, ${kept} stored with other content (kept as stored)` : ''}`;
+}
 
 export function registerData(program: Command): void {
   program
     .command('import')
-    .description('import a JSONL file of events and facts (validated whole before anything is written)')
-    .argument('<file>', 'JSONL file: what `engram export` writes ({"record":"event",…} and {"record":"fact",…} lines), or plain event objects ({"task_id":…,"type":…})')
+    .description('restore a backup, or import a JSONL file of new events and facts (validated whole before anything is written)')
+    .argument('<file>', 'what `engram export` writes (a backup: restored as it was, into --tenant or its own tenant), or JSONL of new records ({"record":"event",…}, {"record":"fact",…} or plain event objects {"task_id":…,"type":…})')
     .option('--no-progress', 'no progress bar')
     .option('--chunk-long', 'import an event longer than the content limit as consecutive parts instead of rejecting the file', false)
     .action(async (file: string, o: { progress: boolean; chunkLong: boolean }, cmd: Command) => {
@@ -18,6 +28,7 @@ export function registerData(program: Command): void {
         const bar = new SingleBar({ format: ' {phase} [{bar}] {value}/{total} records | embedding backlog {backlog}', stream: process.stderr }, Presets.shades_classic);
         let started = false;
         const report = await m.importJsonl(file, {
+          ...(g.tenant ? { tenant: g.tenant } : {}),
           chunkLong: o.chunkLong,
           onProgress: (p) => {
             if (!showBar || p.phase !== 'write') return;
@@ -36,13 +47,13 @@ export function registerData(program: Command): void {
           off();
           bar.stop();
         }
-        print(g, report, () => `imported ${report.events} events and ${report.facts} facts (${report.duplicates} duplicates skipped) from ${report.lines} lines`);
+        print(g, report, () => (report.records ? restoredText(report.records) : `imported ${report.events} events and ${report.facts} facts (${report.duplicates} duplicates skipped) from ${report.lines} lines`));
       });
     });
 
   program
     .command('export')
-    .description('export every live event and every fact version as JSONL')
+    .description('write a lossless backup of the tenant as JSONL: every record of every kind, ids, versions and times kept (API keys excluded)')
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (o: { out?: string }, cmd: Command) => {
       await withMemory(
@@ -52,7 +63,7 @@ export function registerData(program: Command): void {
           let n = 0;
           for await (const rec of m.exportRecords()) {
             if (!out.write(`${JSON.stringify(rec)}\n`)) await once(out, 'drain');
-            n++;
+            if (rec.kind !== 'header' && rec.kind !== 'end') n++;
           }
           if (o.out) {
             out.end();

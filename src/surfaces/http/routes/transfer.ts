@@ -1,15 +1,20 @@
 /**
- * JSONL export (streamed) and import (validated whole before anything is written, see io/jsonl.ts). The
- * import body has its own size limit (`importLimitBytes`, enforced in app.ts) and is staged in a private temp
- * file because the library imports from a path.
+ * Backup export (streamed JSONL, io/backup-format.ts) and import (a backup restored as it was, or JSONL of new
+ * records ingested; validated whole before anything is written). The import body has its own size limit
+ * (`importLimitBytes`, enforced in app.ts) and is staged in a private temp file: the library reads it twice.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { EngramError, type ErrorIssue } from '../../../core/errors.js';
 import { tenantOf } from '../auth.js';
-import { decodeUtf8 } from '../json-guard.js';
+import { readLines } from '../../../io/jsonl.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
 import { ImportReportSchema } from '../schemas/records.js';
 import { commonErrors, json } from '../schemas/responses.js';
@@ -26,9 +31,11 @@ function register(app: EngramApp, { memory, logger }: RouteContext): void {
       path: '/v1/export',
       operationId: 'exportJsonl',
       tags,
-      summary: "Every live event (chronological) then every fact version of the key's tenant, one JSON record per line",
+      summary: "A lossless backup of the key's tenant: every record of every kind (events with redactions, fact versions, evidence, episodes, links, procedures, examples, retrievals, working memory, audit), one JSON line each",
+      description:
+        'Streamed JSON Lines: a header `{"kind":"header","format":"engram-backup","version":1,"tenant":…}`, then `{"kind":<kind>,"record":{…}}` lines (records as stored: ids, seqs, versions, counters and epoch-millisecond times kept), then `{"kind":"end","counts":{…}}`. A file without its closing line was cut short and is refused on import. API keys are not exported.',
       responses: {
-        200: { content: { [NDJSON]: { schema: z.string() } }, description: 'JSONL: {"record":"event",…} and {"record":"fact",…} lines' },
+        200: { content: { [NDJSON]: { schema: z.string() } }, description: 'the backup, one JSON object per line' },
         ...commonErrors,
       },
     }),
@@ -62,7 +69,9 @@ function register(app: EngramApp, { memory, logger }: RouteContext): void {
       path: IMPORT_PATH,
       operationId: 'importJsonl',
       tags,
-      summary: 'Import JSONL (the export format, or seed-000 events); all lines are validated before any is written',
+      summary: 'Restore a backup (what GET /v1/export writes) into the key’s tenant, or import JSONL of new events and facts; every line is validated before any is written',
+      description:
+        'A backup is restored as it was (ids, seqs, versions and times kept), in batches of one transaction each; a record already stored under its id is left as it is, so importing the same backup again writes nothing. A header naming another tenant is refused (403).',
       request: { body: { content: { [NDJSON]: { schema: z.string() } }, required: true } },
       responses: { 200: json(ImportReportSchema, 'what was written and what was already there'), ...commonErrors },
     }),
@@ -72,12 +81,11 @@ function register(app: EngramApp, { memory, logger }: RouteContext): void {
       if (!JSONL_TYPES.includes(type)) {
         throw new EngramError('VALIDATION', `expected Content-Type: ${NDJSON}`, { issues: [{ path: 'content-type', message: `expected ${NDJSON}` }] });
       }
-      const text = decodeUtf8(await c.req.arrayBuffer());
-      assertLinesOwnTenant(text, tenant);
       const dir = await mkdtemp(join(tmpdir(), 'engram-import-'));
       try {
         const file = join(dir, 'body.jsonl');
-        await writeFile(file, text, { mode: 0o600 });
+        await stageBody(c.req.raw.body, file);
+        await assertLinesOwnTenant(file, tenant);
         return c.json(await memory.importJsonl(file, { tenant }), 200);
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -86,20 +94,42 @@ function register(app: EngramApp, { memory, logger }: RouteContext): void {
   );
 }
 
-/** A line naming another tenant is FORBIDDEN, as in every body; unparsable lines are the library's to reject. */
-function assertLinesOwnTenant(text: string, tenant: string): void {
+/** Streams the body to a private file, checking it is UTF-8 on the way: never the whole body in memory. */
+async function stageBody(body: ReadableStream<Uint8Array> | null, file: string): Promise<void> {
+  const out = createWriteStream(file, { mode: 0o600 });
+  if (!body) {
+    out.end();
+    await once(out, 'finish');
+    return;
+  }
+  try {
+    await pipeline(Readable.fromWeb(body.pipeThrough(new TextDecoderStream('utf-8', { fatal: true })) as NodeReadableStream<string>), out);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA' || (e instanceof TypeError && /encoded data was not valid/i.test(e.message))) {
+      throw new EngramError('VALIDATION', 'request body is not valid UTF-8', { issues: [{ path: '', message: 'invalid UTF-8' }] });
+    }
+    throw e;
+  }
+}
+
+/**
+ * A line naming another tenant is FORBIDDEN, as in every body (a backup names its tenant in its header);
+ * unparsable lines are the library's to reject.
+ */
+async function assertLinesOwnTenant(file: string, tenant: string): Promise<void> {
   const issues: ErrorIssue[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.includes('"tenant"') || issues.length >= 50) return;
+  for await (const { text, line } of readLines(file)) {
+    if (issues.length >= 50) break;
+    if (!text.includes('"tenant"')) continue;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = JSON.parse(text);
     } catch {
-      return;
+      continue;
     }
     const claimed = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).tenant : undefined;
-    if (claimed !== undefined && claimed !== null && claimed !== tenant) issues.push({ path: `line ${i + 1}.tenant`, message: 'names another tenant' });
-  });
+    if (claimed !== undefined && claimed !== null && claimed !== tenant) issues.push({ path: `line ${line}.tenant`, message: 'names another tenant' });
+  }
   if (issues.length) throw new EngramError('FORBIDDEN', `import names another tenant (${issues[0]!.path}); nothing written`, { issues });
 }
 

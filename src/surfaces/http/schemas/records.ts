@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { ACTORS, DOC_KINDS, EVENT_TYPES, FACT_KINDS, PII_KINDS } from '../../../core/types.js';
 import { ERROR_CODES } from '../../../core/errors.js';
+import { BACKUP_KINDS } from '../../../io/backup-format.js';
 import { JsonValue } from './json.js';
 
 const JsonSchema = JsonValue;
@@ -196,8 +197,25 @@ export const ForgetReportSchema = z
   })
   .openapi('ForgetReport');
 
+const RestoreReportSchema = z
+  .object({
+    written: z.number().int(),
+    existing: z.number().int().openapi({ description: 'already stored under the same identity, same content' }),
+    kept: z.number().int().openapi({ description: 'stored under the same identity with other content: the stored record was kept' }),
+  })
+  .openapi('RestoreReport');
+
 export const ImportReportSchema = z
-  .object({ lines: z.number().int(), events: z.number().int(), facts: z.number().int(), duplicates: z.number().int() })
+  .object({
+    lines: z.number().int(),
+    events: z.number().int(),
+    facts: z.number().int(),
+    duplicates: z.number().int(),
+    records: z
+      .record(z.enum(BACKUP_KINDS), RestoreReportSchema)
+      .optional()
+      .openapi({ description: 'a backup restore: per record kind, what was written and what was already there' }),
+  })
   .openapi('ImportReport');
 
 export const ApiKeySchema = z

@@ -58,7 +58,8 @@ function* superseded(f: Fact): Step<FactRow> {
   return old;
 }
 
-function* closeVersion(d: Dialect, old: FactRow, next: Fact): Step<void> {
+/** Closes `old` as superseded by `next` (expiredAt, validTo when unset) and takes its doc out of the projection. */
+export function* closeVersion(d: Dialect, old: FactRow, next: Fact): Step<void> {
   yield* exec(
     sql(
       'UPDATE engram.facts SET expired_at = ?, valid_to = COALESCE(valid_to, ?) WHERE tenant = ? AND pk = ?',

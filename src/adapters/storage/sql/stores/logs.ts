@@ -6,7 +6,7 @@ import type { Dialect } from '../dialect.js';
 import { sql } from '../fragment.js';
 import { exec, one, rows, type Step } from '../program.js';
 
-interface RetrievalRow {
+export interface RetrievalRow {
   tenant: string;
   id: string;
   query: string;
@@ -15,7 +15,7 @@ interface RetrievalRow {
   config: string;
 }
 
-interface AuditRow {
+export interface AuditRow {
   tenant: string;
   id: string;
   at: number;
@@ -38,20 +38,39 @@ export function* getRetrieval(tenant: string, id: string): Step<RetrievalRecord 
   const r = yield* one<RetrievalRow>(
     sql('SELECT tenant, id, query, created_at, item_ids, config FROM engram.retrievals WHERE tenant = ? AND id = ?', tenant, id),
   );
-  if (!r) return undefined;
+  return r && rowToRetrieval(r);
+}
+
+export function rowToRetrieval(r: RetrievalRow): RetrievalRecord {
   return { id: r.id, tenant: r.tenant, query: r.query, createdAt: r.created_at, itemIds: parsed<string[]>(r.item_ids), config: JSON.parse(r.config) as unknown };
+}
+
+export function rowToAudit(r: AuditRow): AuditRecord {
+  return {
+    id: r.id,
+    tenant: r.tenant,
+    at: r.at,
+    action: r.action as AuditRecord['action'],
+    targetIds: JSON.parse(r.target_ids) as string[],
+    details: JSON.parse(r.details) as Record<string, unknown>,
+  };
 }
 
 /** Inside the caller's write transaction, so the record commits with what it describes. */
 export function* writeAudit(rec: Omit<AuditRecord, 'id'>): Step<AuditRecord> {
   const full: AuditRecord = { id: newId('audit', rec.at), ...rec };
+  yield* insertAudit(full);
+  return full;
+}
+
+/** Inserts an audit record as it is (a restored one keeps its id). */
+export function* insertAudit(full: AuditRecord): Step<void> {
   yield* exec(
     sql(
       'INSERT INTO engram.audit_log (tenant, id, at, action, target_ids, details) VALUES (?, ?, ?, ?, ?, ?)',
       full.tenant, full.id, full.at, full.action, JSON.stringify(full.targetIds), JSON.stringify(full.details),
     ),
   );
-  return full;
 }
 
 /** Newest first. */
@@ -59,14 +78,7 @@ export function* listAudit(tenant: string, limit: number): Step<AuditRecord[]> {
   const found = yield* rows<AuditRow>(
     sql('SELECT tenant, id, at, action, target_ids, details FROM engram.audit_log WHERE tenant = ? ORDER BY at DESC, pk DESC LIMIT ?', tenant, Math.max(0, Math.floor(limit))),
   );
-  return found.map((r) => ({
-    id: r.id,
-    tenant: r.tenant,
-    at: r.at,
-    action: r.action as AuditRecord['action'],
-    targetIds: JSON.parse(r.target_ids) as string[],
-    details: JSON.parse(r.details) as Record<string, unknown>,
-  }));
+  return found.map(rowToAudit);
 }
 
 /** Retrieval logs that handed out any of these ids (their query text may be about forgotten content). */
