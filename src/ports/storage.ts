@@ -45,8 +45,24 @@ export interface AppendResult {
   duplicateOf?: string;
 }
 
-/** Narrowing inside a tenant. Every field present must match exactly. */
-export type ScopeFilter = Partial<Omit<Scope, 'tenant'>>;
+/**
+ * A caller's identity for a layered read (docs/scopes.md). A record is visible when it belongs to this user
+ * (whatever its agent or session), or belongs to no user and is either shared tenant-wide (no agent, no
+ * session), this agent's own (agent set, no session) or bound to this session. With no field set, every
+ * record that no user owns is visible: an anonymous read never sees a user's memories.
+ */
+export interface Layers {
+  userId?: string | undefined;
+  agentId?: string | undefined;
+  sessionId?: string | undefined;
+}
+
+/**
+ * Narrowing inside a tenant. Every scope field present must match exactly; `layers`, when present, adds the
+ * layered visibility rule above (both hold).
+ */
+export type ScopeFilter = Partial<Omit<Scope, 'tenant'>> & { layers?: Layers | undefined };
+
 
 export interface EventQuery {
   tenant: string;

@@ -13,6 +13,7 @@ import { describe } from 'vitest';
 import { describeEpisodes } from './storage-conformance-episodes.js';
 import { describeFacts } from './storage-conformance-facts.js';
 import { describeFilterAgreement } from './storage-conformance-filters.js';
+import { describeLayers } from './storage-conformance-layers.js';
 import { describeLearnRetention } from './storage-conformance-learn-retention.js';
 import { describeLinks } from './storage-conformance-links.js';
 import { describeLogs } from './storage-conformance-logs.js';
@@ -34,6 +35,7 @@ export function describeStorageConformance(name: string, open: OpenStorage): voi
     describeSearch(h);
     describeRetention(h);
     describeTenancy(h);
+    describeLayers(h);
     describeLogs(h);
     describeFilterAgreement(h);
     // The learn layer: episodes, links and evidence, procedures and examples, sessions and keys.
