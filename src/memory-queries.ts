@@ -1,6 +1,6 @@
 /** Turns the facade's friendly query inputs into validated storage/read requests. */
 import { z } from 'zod';
-import { conversationSchema } from './core/config.js';
+import { conversationSchema, scopeModeSchema } from './core/config.js';
 import { parseFilter } from './core/filter.js';
 import { DOC_KINDS, EVENT_TYPES } from './core/types.js';
 import { parseWith } from './core/validate.js';
@@ -63,6 +63,8 @@ const searchSchema = z
     mode: z.enum(['hybrid', 'vector', 'lexical']).default('hybrid'),
     rerank: z.boolean().default(true),
     conversation: conversationSchema.optional(),
+    /** 'layered' (default): the user's, agent's, session's and shared memories; 'strict': exact scope (docs/scopes.md). */
+    scopeMode: scopeModeSchema.default('layered'),
   })
   .strict();
 
@@ -78,6 +80,7 @@ export function searchRequest(input: SearchInput, tenant: string) {
     k: p.k,
     mode: p.mode,
     rerank: p.rerank,
+    scopeMode: p.scopeMode,
     ...(p.conversation ? { conversation: p.conversation } : {}),
     ...(p.kinds ? { kinds: p.kinds } : {}),
     ...(filter ? { filter } : {}),

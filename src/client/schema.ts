@@ -1016,6 +1016,11 @@ export interface components {
             doc: components["schemas"]["Doc"];
             score: number;
             scores: components["schemas"]["ScoreBreakdown"];
+            /**
+             * @description the reader's layer the memory is in (docs/scopes.md)
+             * @enum {string}
+             */
+            layer: "session" | "user" | "agent" | "shared";
         };
         Doc: {
             user_id?: string;
@@ -1100,6 +1105,11 @@ export interface components {
                 /** @description default 1 */
                 question_discount?: number;
             };
+            /**
+             * @description default 'layered': the user's, the agent's, the session's and shared memories, never another user's; 'strict': every scope field given matches exactly (docs/scopes.md)
+             * @enum {string}
+             */
+            scope_mode?: "layered" | "strict";
         };
         ContextResult: {
             retrieval_id: string;
@@ -1111,6 +1121,11 @@ export interface components {
                 /** @enum {string} */
                 kind: "event" | "fact" | "episode" | "example" | "procedure";
                 section: string;
+                /**
+                 * @description the reader's layer the memory is in (docs/scopes.md)
+                 * @enum {string}
+                 */
+                layer?: "session" | "user" | "agent" | "shared";
                 text: string;
                 truncated: boolean;
                 provenance: {
@@ -1159,6 +1174,11 @@ export interface components {
                 agent_id?: string;
                 session_id?: string;
             };
+            /**
+             * @description default "layered"
+             * @enum {string}
+             */
+            scope_mode?: "layered" | "strict";
             episodic_window?: {
                 /**
                  * @description default "last_n_events"

@@ -128,6 +128,10 @@ export const diversitySchema = z
   })
   .strict();
 
+export const SCOPE_MODES = ['layered', 'strict'] as const;
+export const scopeModeSchema = z.enum(SCOPE_MODES);
+export type ScopeMode = (typeof SCOPE_MODES)[number];
+
 export const contextScopeSchema = z
   .object({
     user_id: z.string().min(1).max(200).optional(),
@@ -141,6 +145,12 @@ export const contextConfigSchema = z
     task_id: z.string().min(1).max(200).nullable().optional(),
     query: z.string().max(10_000).optional(),
     scope: contextScopeSchema.optional(),
+    /**
+     * How `scope` reads (docs/scopes.md). 'layered': the window from the session, semantic memory from the
+     * user's, the agent's and the shared layers, never another user's. 'strict': every scope field given must
+     * match exactly, and no scope at all reads the whole tenant (an admin-style read).
+     */
+    scope_mode: scopeModeSchema.default('layered'),
     episodic_window: episodicWindowSchema.prefault({}),
     semantic_retrieval: semanticRetrievalSchema.prefault({}),
     merge_policy: mergePolicySchema.prefault({}),

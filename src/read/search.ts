@@ -11,6 +11,8 @@ import type { ScopeFilter } from '../ports/storage.js';
 import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { rerankCandidates } from './rerank.js';
+import { readScopes } from './scopes.js';
+import { layerOf } from '../core/layers.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { docScore, scoreCandidate, type ScoringConfig } from './score.js';
@@ -100,9 +102,10 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   const conversation = req.conversation ?? DEFAULTS.semantic_retrieval.conversation;
   // Read once: the candidates search it (hybrid) and the expansion weighs by it.
   const timeWindow = mode === 'hybrid' ? (queryTimeWindow(req.query, now) ?? null) : null;
+  const scopes = readScopes(req.scope, req.scopeMode);
   const sem = await fetchSemantic(deps.storage, {
     tenant: req.tenant,
-    scope: req.scope,
+    scope: scopes.semantic,
     query: req.query,
     vector,
     kinds: req.kinds,
@@ -122,7 +125,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const expansion = { ...expandRequest(req.query, { ...req, timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
+  const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
   const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
-  return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
+  return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
 import { idKind, isId } from '../../../core/ids.js';
 import { DOC_KINDS, type DocKind } from '../../../core/types.js';
-import { addTool, iso, scopeArgs, type ToolEnv } from '../tool.js';
+import { addTool, identityOf, iso, scopeArgs, type ToolEnv } from '../tool.js';
 
 const MANAGE = [
   'Store, update or delete a long-term memory about the user or their work.',
@@ -111,15 +111,18 @@ export function registerMemoryTools(server: McpServer, env: ToolEnv): void {
           .optional()
           .describe('Restrict to kinds: fact (stored memories), event (timeline), episode (past tasks with outcomes), procedure, example'),
         user_id: scopeArgs.user_id,
+        session_id: scopeArgs.session_id,
+        agent_id: scopeArgs.agent_id,
+        scope_mode: scopeArgs.scope_mode,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (a, { memory, scope }) => {
+    async (a, env) => {
       const kinds: DocKind[] = a.kinds ?? ['fact', 'event', 'episode'];
-      const hits = await memory.search({ query: a.query, k: a.k, kinds, tenant: scope.tenant, userId: a.user_id ?? scope.userId });
-      const results = hits.map((h) => ({ id: h.doc.refId, kind: h.doc.kind, text: h.doc.text, score: Math.round(h.score * 1000) / 1000, recorded: iso(h.doc.ts) }));
+      const hits = await env.memory.search({ query: a.query, k: a.k, kinds, tenant: env.scope.tenant, ...identityOf(a, env), ...(a.scope_mode ? { scopeMode: a.scope_mode } : {}) });
+      const results = hits.map((h) => ({ id: h.doc.refId, kind: h.doc.kind, layer: h.layer, text: h.doc.text, score: Math.round(h.score * 1000) / 1000, recorded: iso(h.doc.ts) }));
       const text = results.length
-        ? `Found ${results.length} ${results.length === 1 ? 'memory' : 'memories'}:\n${results.map((r, i) => `${i + 1}. [${r.kind} ${r.id}] (score ${r.score}, ${r.recorded.slice(0, 10)}) ${r.text}`).join('\n')}`
+        ? `Found ${results.length} ${results.length === 1 ? 'memory' : 'memories'}:\n${results.map((r, i) => `${i + 1}. [${r.kind} ${r.id} · ${r.layer}] (score ${r.score}, ${r.recorded.slice(0, 10)}) ${r.text}`).join('\n')}`
         : 'No matching memories.';
       return { text, data: { results } };
     },
