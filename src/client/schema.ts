@@ -892,6 +892,10 @@ export interface components {
             after_seq?: number;
             /** @description default 100 (or last_n) */
             limit?: number;
+            /** @description valid time: only events that happened by then (ISO-8601 or epoch ms) */
+            as_of?: number | string;
+            /** @description transaction time: only events recorded by then (ISO-8601 or epoch ms) */
+            known_at?: number | string;
         };
         RedactInput: {
             reason: string;
@@ -1110,6 +1114,10 @@ export interface components {
              * @enum {string}
              */
             scope_mode?: "layered" | "strict";
+            /** @description valid time: the world as it was then (docs/scopes.md#time) */
+            as_of?: number | string;
+            /** @description transaction time: only what was recorded by then */
+            known_at?: number | string;
         };
         ContextResult: {
             retrieval_id: string;
@@ -1179,6 +1187,8 @@ export interface components {
              * @enum {string}
              */
             scope_mode?: "layered" | "strict";
+            as_of?: number | string;
+            known_at?: number | string;
             episodic_window?: {
                 /**
                  * @description default "last_n_events"
@@ -2065,6 +2075,10 @@ export interface operations {
                 after_seq?: number;
                 /** @description default 100 (or last_n) */
                 limit?: number;
+                /** @description valid time: only events that happened by then (ISO-8601 or epoch ms) */
+                as_of?: string;
+                /** @description transaction time: only events recorded by then (ISO-8601 or epoch ms) */
+                known_at?: string;
             };
             header?: never;
             path?: never;

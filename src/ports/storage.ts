@@ -15,6 +15,7 @@ import type {
   ExamplePolarity,
   Fact,
   FactEvidence,
+  FactKind,
   Link,
   LinkType,
   MemoryEvent,
@@ -73,8 +74,10 @@ export interface EventQuery {
   /** ts >= since, ts < until (epoch ms). */
   since?: number;
   until?: number;
+  /** Transaction time: only events Engram had recorded by then (recordedAt <= knownAt). */
+  knownAt?: number;
   filter?: FilterNode;
-  /** The most recent `lastN` events, returned in chronological order. */
+  /** The `lastN` events latest by event time (`ts`, then seq), returned in chronological order. */
   lastN?: number;
   /** Chronological paging: events with seq > afterSeq, at most `limit`. */
   afterSeq?: number;
@@ -182,6 +185,25 @@ export interface AuditRecord {
   details: Record<string, unknown>;
 }
 
+/**
+ * Listing facts. Default: the live version of each lineage whose TTL has not passed and whose validity has not
+ * ended (`validTo` > now or unset). With `asOf` (valid time) and/or `knownAt` (transaction time): for each
+ * lineage, the latest version Engram had recorded by `knownAt` (default now), not yet closed at `knownAt` when
+ * it is given, and valid at `asOf` (default `knownAt`, else now). `includeExpired`: every version, no time rule.
+ * Ordered by (recordedAt, id); `after` continues after that position (cursor pagination).
+ */
+export interface FactListQuery {
+  tenant: string;
+  scope?: ScopeFilter;
+  includeExpired?: boolean;
+  asOf?: number;
+  knownAt?: number;
+  kinds?: FactKind[];
+  after?: { recordedAt: number; id: string };
+  limit?: number;
+  now: number;
+}
+
 export interface FactVersionQuery {
   tenant: string;
   key: string;
@@ -230,7 +252,7 @@ export interface FactStore {
   findFactByHash(tenant: string, scope: ScopeFilter, source: string | undefined, contentHash: string, now: number): Promise<Fact | undefined>;
   /** Updates the evidence counters of one version (text never changes in place). */
   updateFactStats(tenant: string, id: string, stats: Pick<Fact, 'confidence' | 'supportCount' | 'contradictCount'>): Promise<void>;
-  listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Promise<Fact[]>;
+  listFacts(q: FactListQuery): Promise<Fact[]>;
   addFactEvidence(rows: readonly FactEvidence[]): Promise<void>;
   getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]>;
 }

@@ -47,6 +47,7 @@ import { statesChange } from './change-cue.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
+import { asOfFilter, atReadTime } from './time-travel.js';
 import { readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
@@ -186,6 +187,8 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       taskId: config.task_id,
       ttlDays: config.guardrails.episodic_ttl_days,
       now,
+      asOf: config.as_of,
+      knownAt: config.known_at,
     }),
     p.query
       ? fetchSemantic(deps.storage, {
@@ -194,7 +197,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
           query: p.query,
           vector: vectorP,
           kinds: config.semantic_retrieval.kinds,
-          filter: semanticFilter,
+          filter: asOfFilter(semanticFilter, config.as_of),
           k: p.pool,
           mode: 'hybrid',
           now,
@@ -204,8 +207,12 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       : Promise.resolve(emptySemantic()),
   ]);
   const cutoff = episodicCutoff(config.guardrails.episodic_ttl_days, now);
-  let semantic: Candidate[] = scoreSemantic(sem, config.scoring, p.route, now).filter(
-    (c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff),
+  let semantic: Candidate[] = await atReadTime(
+    deps.storage,
+    p.tenant,
+    scoreSemantic(sem, config.scoring, p.route, now).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff)),
+    { asOf: config.as_of, knownAt: config.known_at },
+    now,
   );
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {
@@ -216,11 +223,11 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       rescore: rescorer(config.scoring, p.route, now),
     });
   }
-  if (p.query && semantic.length > 0) semantic = await expand(deps, p, semanticFilter, sem, semantic, cutoff);
+  if (p.query && semantic.length > 0) semantic = await expand(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, cutoff);
   semantic = await matchSituations(deps, p, semantic);
   const hops = await hopCandidates(
     deps,
-    { tenant: p.tenant, scope: p.scopes.semantic, filter: semanticFilter, kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
+    { tenant: p.tenant, scope: p.scopes.semantic, filter: asOfFilter(semanticFilter, config.as_of), kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
     semantic,
   );
   if (hops.candidates.length > 0) {

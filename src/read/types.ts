@@ -65,6 +65,9 @@ export interface SearchRequest {
   conversation?: ConversationConfig | undefined;
   /** How the scope's user, agent and session read (docs/scopes.md); default 'layered'. */
   scopeMode?: ScopeMode | undefined;
+  /** Valid time and transaction time to read at (time-travel.ts). */
+  asOf?: number | undefined;
+  knownAt?: number | undefined;
 }
 
 export interface SearchHit {
