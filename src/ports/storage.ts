@@ -188,8 +188,9 @@ export interface AuditRecord {
 /**
  * Listing facts. Default: the live version of each lineage whose TTL has not passed and whose validity has not
  * ended (`validTo` > now or unset). With `asOf` (valid time) and/or `knownAt` (transaction time): for each
- * lineage, the latest version Engram had recorded by `knownAt` (default now), not yet closed at `knownAt` when
- * it is given, and valid at `asOf` (default `knownAt`, else now). `includeExpired`: every version, no time rule.
+ * lineage, the latest version Engram had recorded by `knownAt` (default now) that is valid at `asOf` (default
+ * `knownAt`, else now); a version closed only after `knownAt` counts as open-ended (its end was not known yet).
+ * `includeExpired`: every version, no time rule.
  * Ordered by (recordedAt, id); `after` continues after that position (cursor pagination).
  */
 export interface FactListQuery {

@@ -1,8 +1,9 @@
 /**
  * Reading at a time (docs/scopes.md#time). `asOf` is valid time (the world as it was then), `knownAt`
- * transaction time (what Engram had recorded by then). Facts follow storage's FactListQuery rule: a version is
- * served when it was recorded by `knownAt` (default now), not yet closed at `knownAt` when given, and valid at
- * `asOf` (default `knownAt`, else now); without either time, only live versions whose validity has not ended.
+ * transaction time (what Engram had recorded by then). Facts follow storage's FactListQuery rule: per lineage,
+ * the latest version recorded by `knownAt` (default now) that is valid at `asOf` (default `knownAt`, else now),
+ * where a version closed only after `knownAt` counts as open-ended; without either time, only live versions
+ * whose validity has not ended.
  * Retrieval finds a lineage by the text of its live version; the version shown is the one that held then.
  */
 import type { FilterNode } from '../core/filter.js';
@@ -24,12 +25,9 @@ export function factHolds(f: Fact, t: ReadTime, now: number): boolean {
   if (!isTimed(t)) return f.expiredAt === undefined && (f.validTo === undefined || f.validTo > now);
   const known = t.knownAt ?? now;
   const valid = t.asOf ?? known;
-  return (
-    f.recordedAt <= known &&
-    (t.knownAt === undefined || f.expiredAt === undefined || f.expiredAt > t.knownAt) &&
-    (f.validFrom === undefined || f.validFrom <= valid) &&
-    (f.validTo === undefined || f.validTo > valid)
-  );
+  // A version still live at `knownAt` had no end of validity from its closing yet: that end is ignored.
+  const endsLater = t.knownAt !== undefined && f.expiredAt !== undefined && f.expiredAt > t.knownAt;
+  return f.recordedAt <= known && (f.validFrom === undefined || f.validFrom <= valid) && (f.validTo === undefined || f.validTo > valid || endsLater);
 }
 
 /** The version of a lineage (versions oldest first) served at the read time, if any: the latest that holds. */

@@ -127,11 +127,12 @@ function factTimeSql(q: FactListQuery, a: string): Sql[] {
   }
   const known = q.knownAt ?? q.now;
   const valid = q.asOf ?? known;
+  // A version still live at `knownAt` had no end of validity from its closing yet: that end is ignored.
+  const endsLater = q.knownAt !== undefined ? sql(` OR ${a}.expired_at > ?`, q.knownAt) : sql('');
   return [
     sql(`${a}.recorded_at <= ?`, known),
-    ...(q.knownAt !== undefined ? [sql(`(${a}.expired_at IS NULL OR ${a}.expired_at > ?)`, q.knownAt)] : []),
     sql(`(${a}.valid_from IS NULL OR ${a}.valid_from <= ?)`, valid),
-    sql(`(${a}.valid_to IS NULL OR ${a}.valid_to > ?)`, valid),
+    sql(`(${a}.valid_to IS NULL OR ${a}.valid_to > ?${endsLater.text})`, valid, ...endsLater.params),
     notExpiredSql(a, q.now),
   ];
 }
