@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
 import { ACTORS, EVENT_TYPES, OUTCOMES, type Json } from '../../../core/types.js';
-import { addTool, identityOf, need, scopeArgs, type ToolEnv } from '../tool.js';
+import { addTool, identityOf, need, scopeArgs, timeArgs, type ToolEnv } from '../tool.js';
 
 const LOG = [
   'Record an event on the memory timeline: a decision you made, a tool result worth keeping, an observation, an error,',
@@ -99,6 +99,7 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
         session_id: scopeArgs.session_id.describe('The current session: its recent turns form the episodic window, and its working memory scratchpad is appended'),
         agent_id: scopeArgs.agent_id,
         scope_mode: scopeArgs.scope_mode,
+        ...timeArgs,
       },
       annotations: { readOnlyHint: false, openWorldHint: false },
     },
@@ -110,6 +111,8 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
         ...(a.task_id ? { task_id: a.task_id } : {}),
         scope: Object.fromEntries(Object.entries({ user_id: who.userId, agent_id: who.agentId, session_id: who.sessionId }).filter(([, v]) => v !== undefined)),
         ...(a.scope_mode ? { scope_mode: a.scope_mode } : {}),
+        ...(a.as_of !== undefined ? { as_of: a.as_of } : {}),
+        ...(a.known_at !== undefined ? { known_at: a.known_at } : {}),
         episodic_window: a.last_n !== undefined ? { n: a.last_n } : {},
         semantic_retrieval: a.top_k !== undefined ? { top_k: a.top_k } : {},
         merge_policy: a.token_budget !== undefined ? { token_budget: a.token_budget } : {},
