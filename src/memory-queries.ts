@@ -1,6 +1,6 @@
 /** Turns the facade's friendly query inputs into validated storage/read requests. */
 import { z } from 'zod';
-import { conversationSchema } from './core/config.js';
+import { conversationSchema, scopeModeSchema } from './core/config.js';
 import { parseFilter } from './core/filter.js';
 import { DOC_KINDS, EVENT_TYPES } from './core/types.js';
 import { parseWith } from './core/validate.js';
@@ -29,6 +29,10 @@ const fetchEventsSchema = z
     filter: z.record(z.string(), z.unknown()).optional(),
     afterSeq: z.number().int().min(0).optional(),
     limit: z.number().int().min(1).max(10_000).optional(),
+    /** Valid time: only events that happened by then (ts <= asOf); `lastN` is the last N before it. */
+    asOf: timeInput.optional(),
+    /** Transaction time: only events Engram had recorded by then. */
+    knownAt: timeInput.optional(),
   })
   .strict();
 
@@ -37,14 +41,16 @@ export type FetchEventsInput = z.input<typeof fetchEventsSchema>;
 export function fetchEventsQuery(input: FetchEventsInput, tenant: string, now: number): EventQuery {
   const p = parseWith(fetchEventsSchema, input, { what: 'event query' });
   const filter = parseFilter(p.filter, 'filter');
-  const since = p.sinceMinutes !== undefined ? now - p.sinceMinutes * 60_000 : p.since;
+  const since = p.sinceMinutes !== undefined ? (p.asOf ?? now) - p.sinceMinutes * 60_000 : p.since;
+  const until = p.asOf === undefined ? p.until : Math.min(p.until ?? Infinity, p.asOf + 1);
   return {
     tenant,
     scope: { userId: p.userId, agentId: p.agentId, sessionId: p.sessionId, taskId: p.taskId },
     ...(p.types ? { types: p.types } : {}),
     ...(p.tags ? { tags: p.tags } : {}),
     ...(since !== undefined ? { since } : {}),
-    ...(p.until !== undefined ? { until: p.until } : {}),
+    ...(until !== undefined ? { until } : {}),
+    ...(p.knownAt !== undefined ? { knownAt: p.knownAt } : {}),
     ...(filter ? { filter } : {}),
     ...(p.lastN !== undefined ? { lastN: p.lastN } : {}),
     ...(p.afterSeq !== undefined ? { afterSeq: p.afterSeq } : {}),
@@ -63,6 +69,12 @@ const searchSchema = z
     mode: z.enum(['hybrid', 'vector', 'lexical']).default('hybrid'),
     rerank: z.boolean().default(true),
     conversation: conversationSchema.optional(),
+    /** 'layered' (default): the user's, agent's, session's and shared memories; 'strict': exact scope (docs/scopes.md). */
+    scopeMode: scopeModeSchema.default('layered'),
+    /** Valid time: read the world as it was then (docs/scopes.md#time). */
+    asOf: timeInput.optional(),
+    /** Transaction time: read only what was recorded by then. */
+    knownAt: timeInput.optional(),
   })
   .strict();
 
@@ -78,6 +90,9 @@ export function searchRequest(input: SearchInput, tenant: string) {
     k: p.k,
     mode: p.mode,
     rerank: p.rerank,
+    scopeMode: p.scopeMode,
+    ...(p.asOf !== undefined ? { asOf: p.asOf } : {}),
+    ...(p.knownAt !== undefined ? { knownAt: p.knownAt } : {}),
     ...(p.conversation ? { conversation: p.conversation } : {}),
     ...(p.kinds ? { kinds: p.kinds } : {}),
     ...(filter ? { filter } : {}),

@@ -29,6 +29,7 @@ import { createWorkingMemoryApi, type WorkingMemoryApi } from './working/index.j
 import { importJsonl, type ImportProgress, type ImportReport } from './io/jsonl.js';
 import { exportBackup, importBackup, isBackupFile } from './io/backup.js';
 import type { BackupLine } from './io/backup-format.js';
+import { createMemoriesApi, type ListInput, type ListPage, type MemoriesApi } from './memories.js';
 import { fetchEventsQuery, searchRequest, type FetchEventsInput, type SearchInput } from './memory-queries.js';
 // --- learn wiring (issue B) ---
 import type { Outcome } from './core/types.js';
@@ -71,7 +72,12 @@ export interface Memory {
   /** Seed 000's hybrid recipe: episodic window + semantic retrieval, fused, reranked, diversified, budgeted. */
   getContext(query: string, config?: ContextConfigInput & { tenant?: string }): Promise<ContextResult>;
   getFact(id: string, tenant?: string): Promise<Fact>;
-  factHistory(key: string, tenant?: string): Promise<Fact[]>;
+  /** Every version of a lineage, oldest first: by its key or by the id of any of its versions. */
+  factHistory(keyOrId: string, tenant?: string): Promise<Fact[]>;
+  /** Mem0-style CRUD over semantic memory: list (filters, cursor, as_of/known_at), get, update, delete, history (memories.ts). */
+  readonly memories: MemoriesApi;
+  /** The same as `memories.list`. */
+  list(input?: ListInput): Promise<ListPage>;
   redact(eventId: string, reason: string, tenant?: string): Promise<void>;
   forget(input: ForgetInput): Promise<ForgetReport>;
   /**
@@ -213,6 +219,14 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       })),
   };
 
+  const memoriesApi = createMemoriesApi({
+    storage,
+    now: () => clock.now(),
+    defaultTenant: config.defaultTenant,
+    remember: (input) => memory.remember(input),
+    forget: (input) => memory.forget(input),
+  });
+
   const memory: Memory = {
     examples: createExamplesApi(feedbackDeps),
     working: createWorkingMemoryApi(feedbackDeps, config.working),
@@ -252,9 +266,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       if (!fact) throw new EngramError('NOT_FOUND', `no fact ${id}`);
       return fact;
     },
-    async factHistory(key, tenant) {
-      return storage.getFactVersions({ tenant: tenantOf(tenant), key });
+    async factHistory(keyOrId, tenant) {
+      return memoriesApi.history(keyOrId, tenant);
     },
+    memories: memoriesApi,
+    list: (input) => memoriesApi.list(input),
     async redact(eventId, reason, tenant) {
       assertId('event', eventId);
       const ok = await storage.redactEvent(tenantOf(tenant), eventId, reason, clock.now());

@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { openRedisCache } from '../src/adapters/cache/redis-cache.js';
 import { withCache } from '../src/adapters/cache/with-cache.js';
 import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import { makeEvent, makeFact, NOW, reviseFact, TEST_DIM, TEST_MODEL } from '../src/testing/storage-factories.js';
+import { makeEvent, makeFact, NOW, reviseFact, TEST_DIM, TEST_MODEL, liveTs } from '../src/testing/storage-factories.js';
 
 const TENANT = 'tenant-a';
 const [path, url, keyPrefix] = process.argv.slice(2);
@@ -34,14 +34,14 @@ async function main(): Promise<void> {
   const run = async (c: Command): Promise<Record<string, unknown>> => {
     switch (c.op) {
       case 'append': {
-        const e = makeEvent({ tenant: TENANT, content: String(c.content) });
+        const e = makeEvent({ ts: liveTs(), tenant: TENANT, content: String(c.content) });
         await storage.appendEvents([e]);
         return { id: e.id };
       }
       case 'appendMany': {
         const ids: string[] = [];
         for (let i = 0; i < Number(c.n); i++) {
-          const e = makeEvent({ tenant: TENANT, content: `${String(c.label)} event ${i}` });
+          const e = makeEvent({ ts: liveTs(), tenant: TENANT, content: `${String(c.label)} event ${i}` });
           await storage.appendEvents([e]);
           ids.push(e.id);
           // Read between writes, as a serving process would (the cache is busy while the other one writes);

@@ -72,6 +72,12 @@ export function createEngramClient(opts: EngramClientOptions) {
     remember: (body: Schemas['FactInput']) => unwrap(api.POST('/v1/facts', { body })),
     getFact: (factId: string) => unwrap(api.GET('/v1/facts/{id}', id(factId))),
     factHistory: (key: string) => unwrap(api.GET('/v1/facts/history', { params: { query: { key } } })).then((r) => r.versions),
+    // --- memories (Mem0-style CRUD, docs/scopes.md#crud) ---
+    listMemories: (query: Query<'/v1/memories', 'get'> = {}) => unwrap(api.GET('/v1/memories', { params: { query } })),
+    getMemory: (memoryId: string, query: Query<'/v1/memories/{id}', 'get'> = {}) => unwrap(api.GET('/v1/memories/{id}', { params: { path: { id: memoryId }, query } })),
+    updateMemory: (memoryId: string, body: Schemas['MemoryUpdate']) => unwrap(api.PUT('/v1/memories/{id}', { ...id(memoryId), body })),
+    deleteMemory: (memoryId: string) => unwrap(api.DELETE('/v1/memories/{id}', id(memoryId))),
+    memoryHistory: (memoryId: string) => unwrap(api.GET('/v1/memories/{id}/history', id(memoryId))).then((r) => r.versions),
     // --- retrieval ---
     search: (body: Schemas['SearchInput']) => unwrap(api.POST('/v1/search', { body })),
     getContext: (body: Schemas['ContextRequest']) => unwrap(api.POST('/v1/context', { body })),

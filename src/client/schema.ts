@@ -194,6 +194,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List memories (facts) by scope and kind, oldest first, a page at a time; current ones unless as_of/known_at/include_expired */
+        get: operations["listMemories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every version of the lineage of a memory id (any version), oldest first */
+        get: operations["memoryHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One memory version by id; with as_of/known_at, the version of its lineage served then */
+        get: operations["getMemory"];
+        /** Update a memory by any version id: a new version of the same lineage (fields not given are kept); the old version is closed and leaves search */
+        put: operations["updateMemory"];
+        post?: never;
+        /** Delete a memory: every version of the lineage of this id, with its search entries */
+        delete: operations["deleteMemory"];
+        options?: never;
+        head?: never;
+        /** Update a memory by any version id: a new version of the same lineage (fields not given are kept); the old version is closed and leaves search */
+        patch: operations["patchMemory"];
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -898,6 +952,10 @@ export interface components {
             after_seq?: number;
             /** @description default 100 (or last_n) */
             limit?: number;
+            /** @description valid time: only events that happened by then (ISO-8601 or epoch ms) */
+            as_of?: number | string;
+            /** @description transaction time: only events recorded by then (ISO-8601 or epoch ms) */
+            known_at?: number | string;
         };
         RedactInput: {
             reason: string;
@@ -1018,10 +1076,62 @@ export interface components {
         FactList: {
             facts: components["schemas"]["Fact"][];
         };
+        MemoryPage: {
+            memories: components["schemas"]["Fact"][];
+            /** @description pass as cursor for the next page; null on the last */
+            next_cursor: string | null;
+        };
+        MemoryHistory: {
+            key: string;
+            versions: components["schemas"]["Fact"][];
+        };
+        MemoryUpdate: {
+            text?: string;
+            /**
+             * @description default "fact"
+             * @enum {string}
+             */
+            kind?: "fact" | "chunk" | "preference" | "heuristic" | "insight";
+            subject?: string;
+            predicate?: string;
+            value?: string;
+            source?: string;
+            section?: string;
+            tags?: string[];
+            /** @description default false */
+            pii?: boolean;
+            metadata?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
+            /** @description default 0.8 */
+            confidence?: number;
+            /** @description default 0.5 */
+            importance?: number;
+            valid_from?: number | string;
+            valid_to?: number | string;
+            expires_at?: number | string;
+        };
+        ForgetReport: {
+            events: number;
+            facts: number;
+            docs: number;
+            embeddings: number;
+            episodes?: number;
+            links?: number;
+            procedures?: number;
+            examples?: number;
+            /** @description scratchpads of the forgotten user's sessions */
+            workingMemories?: number;
+        };
         SearchHit: {
             doc: components["schemas"]["Doc"];
             score: number;
             scores: components["schemas"]["ScoreBreakdown"];
+            /**
+             * @description the reader's layer the memory is in (docs/scopes.md)
+             * @enum {string}
+             */
+            layer: "session" | "user" | "agent" | "shared";
         };
         Doc: {
             user_id?: string;
@@ -1106,6 +1216,15 @@ export interface components {
                 /** @description default 1 */
                 question_discount?: number;
             };
+            /**
+             * @description default 'layered': the user's, the agent's, the session's and shared memories, never another user's; 'strict': every scope field given matches exactly (docs/scopes.md)
+             * @enum {string}
+             */
+            scope_mode?: "layered" | "strict";
+            /** @description valid time: the world as it was then (docs/scopes.md#time) */
+            as_of?: number | string;
+            /** @description transaction time: only what was recorded by then */
+            known_at?: number | string;
         };
         ContextResult: {
             retrieval_id: string;
@@ -1117,6 +1236,11 @@ export interface components {
                 /** @enum {string} */
                 kind: "event" | "fact" | "episode" | "example" | "procedure";
                 section: string;
+                /**
+                 * @description the reader's layer the memory is in (docs/scopes.md)
+                 * @enum {string}
+                 */
+                layer?: "session" | "user" | "agent" | "shared";
                 text: string;
                 truncated: boolean;
                 provenance: {
@@ -1165,6 +1289,13 @@ export interface components {
                 agent_id?: string;
                 session_id?: string;
             };
+            /**
+             * @description default "layered"
+             * @enum {string}
+             */
+            scope_mode?: "layered" | "strict";
+            as_of?: number | string;
+            known_at?: number | string;
             episodic_window?: {
                 /**
                  * @description default "last_n_events"
@@ -1803,18 +1934,6 @@ export interface components {
             session_id: string;
             cleared: boolean;
         };
-        ForgetReport: {
-            events: number;
-            facts: number;
-            docs: number;
-            embeddings: number;
-            episodes?: number;
-            links?: number;
-            procedures?: number;
-            examples?: number;
-            /** @description scratchpads of the forgotten user's sessions */
-            workingMemories?: number;
-        };
         ForgetInput: {
             /** @description optional; if given it must be the key's own tenant (else 403) */
             tenant?: string;
@@ -2071,6 +2190,10 @@ export interface operations {
                 after_seq?: number;
                 /** @description default 100 (or last_n) */
                 limit?: number;
+                /** @description valid time: only events that happened by then (ISO-8601 or epoch ms) */
+                as_of?: string;
+                /** @description transaction time: only events recorded by then (ISO-8601 or epoch ms) */
+                known_at?: string;
             };
             header?: never;
             path?: never;
@@ -2703,6 +2826,10 @@ export interface operations {
                 task_id?: string;
                 /** @description also superseded and expired versions */
                 include_expired?: "true" | "false";
+                /** @description valid time: each lineage as it held then (ISO-8601 or epoch ms) */
+                as_of?: string;
+                /** @description transaction time: what was recorded by then (ISO-8601 or epoch ms) */
+                known_at?: string;
                 /** @description at most this many (default 1000) */
                 limit?: number;
             };
@@ -3026,6 +3153,659 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Fact"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMemories: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+                user_id?: string;
+                agent_id?: string;
+                session_id?: string;
+                task_id?: string;
+                /** @description fact kind; repeat for several */
+                kind?: ("fact" | "chunk" | "preference" | "heuristic" | "insight") | ("fact" | "chunk" | "preference" | "heuristic" | "insight")[];
+                /** @description valid time: the version that held then (ISO-8601 or epoch ms) */
+                as_of?: string;
+                /** @description transaction time: what was recorded by then (ISO-8601 or epoch ms) */
+                known_at?: string;
+                /** @description every version, superseded and ended ones too */
+                include_expired?: "true" | "false";
+                /** @description page size (default 100) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of memories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPage"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    memoryHistory: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryHistory"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMemory: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+                /** @description valid time: the version that held then (ISO-8601 or epoch ms) */
+                as_of?: string;
+                /** @description transaction time: what was recorded by then (ISO-8601 or epoch ms) */
+                known_at?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fact"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMemory: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description versioned, or duplicate when nothing changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RememberResult"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMemory: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgetReport"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchMemory: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description versioned, or duplicate when nothing changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RememberResult"];
                 };
             };
             /** @description VALIDATION: the body names each failing field path in `error.issues` */

@@ -7,7 +7,7 @@ import { learnSettingsSchema } from '../learn/engine/options.js';
 import { workingMemoryOptionsSchema } from '../working/options.js';
 import { llmConfigSchema } from './llm-config.js';
 import { DOC_KINDS, PII_KINDS } from './types.js';
-import { parseWith } from './validate.js';
+import { parseWith, timeInput } from './validate.js';
 
 const filterInput = z.record(z.string(), z.unknown()).optional();
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
@@ -128,6 +128,10 @@ export const diversitySchema = z
   })
   .strict();
 
+export const SCOPE_MODES = ['layered', 'strict'] as const;
+export const scopeModeSchema = z.enum(SCOPE_MODES);
+export type ScopeMode = (typeof SCOPE_MODES)[number];
+
 export const contextScopeSchema = z
   .object({
     user_id: z.string().min(1).max(200).optional(),
@@ -141,6 +145,19 @@ export const contextConfigSchema = z
     task_id: z.string().min(1).max(200).nullable().optional(),
     query: z.string().max(10_000).optional(),
     scope: contextScopeSchema.optional(),
+    /**
+     * How `scope` reads (docs/scopes.md). 'layered': the window from the session, semantic memory from the
+     * user's, the agent's and the shared layers, never another user's. 'strict': every scope field given must
+     * match exactly, and no scope at all reads the whole tenant (an admin-style read).
+     */
+    scope_mode: scopeModeSchema.default('layered'),
+    /**
+     * Valid time (docs/scopes.md#time): read the world as it was then. Events after it stay out; each fact lineage
+     * shows the version that held then; facts not valid then are left out. ISO-8601 or epoch ms.
+     */
+    as_of: timeInput.optional(),
+    /** Transaction time: read only what Engram had recorded by then, as it believed it then. ISO-8601 or epoch ms. */
+    known_at: timeInput.optional(),
     episodic_window: episodicWindowSchema.prefault({}),
     semantic_retrieval: semanticRetrievalSchema.prefault({}),
     merge_policy: mergePolicySchema.prefault({}),

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { EngramError } from './errors.js';
 
 /** Formats a zod issue path as `a.b.0.c`. */
@@ -33,3 +33,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown field(s): ${issue.keys.join(', ')}`;
   return issue.message;
 }
+
+/** A time as callers write it: epoch milliseconds, an ISO-8601 string or a Date; parsed to epoch ms. */
+export const timeInput = z.union([z.number().finite(), z.string().min(1), z.date()]).transform((v, ctx) => {
+  const ms = typeof v === 'number' ? v : v instanceof Date ? v.getTime() : Date.parse(v);
+  if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) {
+    ctx.addIssue({ code: 'custom', message: 'expected an ISO-8601 time or epoch milliseconds' });
+    return z.NEVER;
+  }
+  return ms;
+});

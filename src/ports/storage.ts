@@ -15,6 +15,7 @@ import type {
   ExamplePolarity,
   Fact,
   FactEvidence,
+  FactKind,
   Link,
   LinkType,
   MemoryEvent,
@@ -45,8 +46,24 @@ export interface AppendResult {
   duplicateOf?: string;
 }
 
-/** Narrowing inside a tenant. Every field present must match exactly. */
-export type ScopeFilter = Partial<Omit<Scope, 'tenant'>>;
+/**
+ * A caller's identity for a layered read (docs/scopes.md). A record is visible when it belongs to this user
+ * (whatever its agent or session), or belongs to no user and is either shared tenant-wide (no agent, no
+ * session), this agent's own (agent set, no session) or bound to this session. With no field set, every
+ * record that no user owns is visible: an anonymous read never sees a user's memories.
+ */
+export interface Layers {
+  userId?: string | undefined;
+  agentId?: string | undefined;
+  sessionId?: string | undefined;
+}
+
+/**
+ * Narrowing inside a tenant. Every scope field present must match exactly; `layers`, when present, adds the
+ * layered visibility rule above (both hold).
+ */
+export type ScopeFilter = Partial<Omit<Scope, 'tenant'>> & { layers?: Layers | undefined };
+
 
 export interface EventQuery {
   tenant: string;
@@ -57,8 +74,10 @@ export interface EventQuery {
   /** ts >= since, ts < until (epoch ms). */
   since?: number;
   until?: number;
+  /** Transaction time: only events Engram had recorded by then (recordedAt <= knownAt). */
+  knownAt?: number;
   filter?: FilterNode;
-  /** The most recent `lastN` events, returned in chronological order. */
+  /** The `lastN` events latest by event time (`ts`, then seq), returned in chronological order. */
   lastN?: number;
   /** Chronological paging: events with seq > afterSeq, at most `limit`. */
   afterSeq?: number;
@@ -166,6 +185,26 @@ export interface AuditRecord {
   details: Record<string, unknown>;
 }
 
+/**
+ * Listing facts. Default: the live version of each lineage whose TTL has not passed and whose validity has not
+ * ended (`validTo` > now or unset). With `asOf` (valid time) and/or `knownAt` (transaction time): for each
+ * lineage, the latest version Engram had recorded by `knownAt` (default now) that is valid at `asOf` (default
+ * `knownAt`, else now); a version closed only after `knownAt` counts as open-ended (its end was not known yet).
+ * `includeExpired`: every version, no time rule.
+ * Ordered by (recordedAt, id); `after` continues after that position (cursor pagination).
+ */
+export interface FactListQuery {
+  tenant: string;
+  scope?: ScopeFilter;
+  includeExpired?: boolean;
+  asOf?: number;
+  knownAt?: number;
+  kinds?: FactKind[];
+  after?: { recordedAt: number; id: string };
+  limit?: number;
+  now: number;
+}
+
 export interface FactVersionQuery {
   tenant: string;
   key: string;
@@ -214,7 +253,7 @@ export interface FactStore {
   findFactByHash(tenant: string, scope: ScopeFilter, source: string | undefined, contentHash: string, now: number): Promise<Fact | undefined>;
   /** Updates the evidence counters of one version (text never changes in place). */
   updateFactStats(tenant: string, id: string, stats: Pick<Fact, 'confidence' | 'supportCount' | 'contradictCount'>): Promise<void>;
-  listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Promise<Fact[]>;
+  listFacts(q: FactListQuery): Promise<Fact[]>;
   addFactEvidence(rows: readonly FactEvidence[]): Promise<void>;
   getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]>;
 }

@@ -49,14 +49,24 @@ export interface WindowRequest {
   taskId?: string | null | undefined;
   ttlDays: number | null;
   now: number;
+  /** Reading at a time (time-travel.ts): events after `asOf`, or recorded after `knownAt`, stay out. */
+  asOf?: number | undefined;
+  knownAt?: number | undefined;
 }
 
-/** The episodic window, chronological. */
+/** The episodic window, chronological by event time. */
 export async function fetchWindow(storage: Storage, req: WindowRequest): Promise<MemoryEvent[]> {
   const { window, now } = req;
   if (window.mode === 'none') return [];
   const scope: ScopeFilter = req.taskId ? { ...req.scope, taskId: req.taskId } : { ...req.scope };
-  const q: EventQuery = { tenant: req.tenant, scope, filter: req.windowFilter, now };
+  const q: EventQuery = {
+    tenant: req.tenant,
+    scope,
+    filter: req.windowFilter,
+    now,
+    ...(req.asOf !== undefined ? { until: req.asOf + 1 } : {}),
+    ...(req.knownAt !== undefined ? { knownAt: req.knownAt } : {}),
+  };
   const cutoff = episodicCutoff(req.ttlDays, now);
   if (window.mode === 'last_n_events') {
     if (window.n === 0) return [];
@@ -68,7 +78,7 @@ export async function fetchWindow(storage: Storage, req: WindowRequest): Promise
         issues: [{ path: 'episodic_window.since_minutes', message: 'required when mode is "since_minutes"' }],
       });
     }
-    const since = now - window.since_minutes * MINUTE_MS;
+    const since = (req.asOf ?? now) - window.since_minutes * MINUTE_MS;
     q.since = cutoff === undefined ? since : Math.max(since, cutoff);
     q.lastN = MAX_WINDOW_EVENTS;
   }

@@ -47,6 +47,9 @@ import { statesChange } from './change-cue.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
+import { asOfFilter, atReadTime } from './time-travel.js';
+import { readScopes, type ReadScopes } from './scopes.js';
+import { layerOf } from '../core/layers.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -145,7 +148,8 @@ interface Plan {
   route: RoutePlan;
   /** The time the query names (null: none), read once for the candidates and the expansion. */
   timeWindow: TimeWindow | null;
-  scope: ScopeFilter;
+  /** The window's and semantic retrieval's scopes, and who is asking (scopes.ts). */
+  scopes: ReadScopes;
   config: ContextConfig;
   pool: number;
 }
@@ -159,7 +163,7 @@ function plan(deps: ReadDeps, req: ContextRequest): Plan {
     now,
     route: routeQuery(query),
     timeWindow: queryTimeWindow(query, now) ?? null,
-    scope: mergeScope(req.scope, req.config.scope),
+    scopes: readScopes(mergeScope(req.scope, req.config.scope), req.config.scope_mode),
     config: req.config,
     pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
   };
@@ -177,21 +181,23 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   const [events, sem] = await Promise.all([
     fetchWindow(deps.storage, {
       tenant: p.tenant,
-      scope: p.scope,
+      scope: p.scopes.window,
       window: config.episodic_window,
       windowFilter,
       taskId: config.task_id,
       ttlDays: config.guardrails.episodic_ttl_days,
       now,
+      asOf: config.as_of,
+      knownAt: config.known_at,
     }),
     p.query
       ? fetchSemantic(deps.storage, {
           tenant: p.tenant,
-          scope: p.scope,
+          scope: p.scopes.semantic,
           query: p.query,
           vector: vectorP,
           kinds: config.semantic_retrieval.kinds,
-          filter: semanticFilter,
+          filter: asOfFilter(semanticFilter, config.as_of),
           k: p.pool,
           mode: 'hybrid',
           now,
@@ -201,8 +207,12 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       : Promise.resolve(emptySemantic()),
   ]);
   const cutoff = episodicCutoff(config.guardrails.episodic_ttl_days, now);
-  let semantic: Candidate[] = scoreSemantic(sem, config.scoring, p.route, now).filter(
-    (c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff),
+  let semantic: Candidate[] = await atReadTime(
+    deps.storage,
+    p.tenant,
+    scoreSemantic(sem, config.scoring, p.route, now).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff)),
+    { asOf: config.as_of, knownAt: config.known_at },
+    now,
   );
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {
@@ -213,11 +223,11 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       rescore: rescorer(config.scoring, p.route, now),
     });
   }
-  if (p.query && semantic.length > 0) semantic = await expand(deps, p, semanticFilter, sem, semantic, cutoff);
+  if (p.query && semantic.length > 0) semantic = await expand(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, cutoff);
   semantic = await matchSituations(deps, p, semantic);
   const hops = await hopCandidates(
     deps,
-    { tenant: p.tenant, scope: p.scope, filter: semanticFilter, kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
+    { tenant: p.tenant, scope: p.scopes.semantic, filter: asOfFilter(semanticFilter, config.as_of), kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
     semantic,
   );
   if (hops.candidates.length > 0) {
@@ -240,7 +250,7 @@ async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
 async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], cutoff: number | undefined): Promise<Candidate[]> {
   const req = {
-    ...expandRequest(p.query, { tenant: p.tenant, scope: p.scope, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation),
+    ...expandRequest(p.query, { tenant: p.tenant, scope: p.scopes.semantic, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation),
     conversational: sem.conversational,
   };
   const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
@@ -263,7 +273,8 @@ async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gath
   ).map((m) => m.c);
   const counter = pickCounterExample(diverse, semanticPool);
   const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
-  return attachRecords(deps, p.tenant, [...unique.filter((c) => c.origin === 'window'), ...picked]);
+  const chosen = [...unique.filter((c) => c.origin === 'window'), ...picked].map((c) => ({ ...c, layer: layerOf(c.doc, p.scopes.identity), layerShown: Object.keys(p.scopes.identity).length > 0 }));
+  return attachRecords(deps, p.tenant, chosen);
 }
 
 /**

@@ -8,6 +8,7 @@
  * and it is then scored like any candidate (recency, importance, outcome bonus). Neighbours respect the
  * request: closed episodes only, the request's scope, the semantic filter and kinds.
  */
+import { visibleTo } from '../core/layers.js';
 import { episodeToDoc } from '../core/docs-learn.js';
 import type { FilterNode } from '../core/filter.js';
 import { matchesFilter } from '../core/filter.js';
@@ -66,5 +67,5 @@ export async function hopCandidates(deps: ReadDeps, req: HopRequest, ranked: rea
 }
 
 function inScope(doc: { userId?: string | undefined; agentId?: string | undefined; sessionId?: string | undefined; taskId?: string | undefined }, scope: ScopeFilter): boolean {
-  return SCOPE_KEYS.every((k) => scope[k] === undefined || doc[k] === scope[k]);
+  return SCOPE_KEYS.every((k) => scope[k] === undefined || doc[k] === scope[k]) && (!scope.layers || visibleTo(doc, scope.layers));
 }

@@ -79,10 +79,13 @@ function rawBody(c: Candidate): string {
 const minute = (ts: number): string => `${new Date(ts).toISOString().slice(0, 16).replace('T', ' ')}Z`;
 const dayOf = (ts: number): string => new Date(ts).toISOString().slice(0, 10);
 
-/** `[runbook.md §rollback · 2025-09-20]` for memory; `[tool_call · 2025-09-20 18:22Z]` for events. */
+/**
+ * `[runbook.md §rollback · 2025-09-20]` for memory; `[tool_call · 2025-09-20 18:22Z]` for events; led by the
+ * reader's layer when the read labelled it (`[user · preference · 2025-09-20]`, docs/scopes.md).
+ */
 export function provenanceTag(c: Candidate, scrub: (text: string) => string = (t) => t): string {
   const d = c.doc;
-  const parts: string[] = [];
+  const parts: string[] = c.layer && c.layerShown ? [c.layer] : [];
   const source = d.source ? inertTagPart(scrub(d.source)) : '';
   const section = d.section ? inertTagPart(scrub(d.section)) : '';
   const type = d.type ? inertTagPart(scrub(d.type)) : '';
@@ -152,6 +155,7 @@ export function renderItems(sections: readonly RenderSection[], scrub?: (text: s
       id: e.candidate.doc.refId,
       kind: e.candidate.doc.kind,
       section: s.spec.name,
+      ...(e.candidate.layer ? { layer: e.candidate.layer } : {}),
       text: e.body,
       truncated: e.truncated,
       provenance: provenanceOf(e.candidate, scrub),

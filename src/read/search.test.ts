@@ -94,8 +94,13 @@ describe('search (SQLite + USE-lite)', () => {
     const ops = await search(deps, { tenant: 't1', query, k: 20, filter: parseFilter({ tags: ['ops'] }) });
     expect(ops.length).toBeGreaterThan(0);
     expect(ops.every((h) => h.doc.tags.includes('ops'))).toBe(true);
+    const strict = await search(deps, { tenant: 't1', query, k: 20, scope: { sessionId: 's1' }, scopeMode: 'strict' });
+    expect(strict.map((h) => h.doc.kind)).toEqual(['event']);
+    // Layered (the default): the session's event plus the tenant-shared memories, each labelled.
     const scoped = await search(deps, { tenant: 't1', query, k: 20, scope: { sessionId: 's1' } });
-    expect(scoped.map((h) => h.doc.kind)).toEqual(['event']);
+    expect(scoped.filter((h) => h.layer === 'session').map((h) => h.doc.kind)).toEqual(['event']);
+    expect(scoped.length).toBeGreaterThan(1);
+    expect(scoped.filter((h) => h.layer !== 'session').every((h) => h.layer === 'shared' && h.doc.userId === undefined && h.doc.sessionId === undefined)).toBe(true);
     const other = await search(deps, { tenant: 't2', query, k: 20 });
     expect(other.map((h) => h.doc.text)).toEqual(['Elasticsearch heap settings for tenant two.']);
   });

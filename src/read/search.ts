@@ -11,6 +11,9 @@ import type { ScopeFilter } from '../ports/storage.js';
 import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { rerankCandidates } from './rerank.js';
+import { readScopes } from './scopes.js';
+import { asOfFilter, atReadTime } from './time-travel.js';
+import { layerOf } from '../core/layers.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { docScore, scoreCandidate, type ScoringConfig } from './score.js';
@@ -100,20 +103,21 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   const conversation = req.conversation ?? DEFAULTS.semantic_retrieval.conversation;
   // Read once: the candidates search it (hybrid) and the expansion weighs by it.
   const timeWindow = mode === 'hybrid' ? (queryTimeWindow(req.query, now) ?? null) : null;
+  const scopes = readScopes(req.scope, req.scopeMode);
   const sem = await fetchSemantic(deps.storage, {
     tenant: req.tenant,
-    scope: req.scope,
+    scope: scopes.semantic,
     query: req.query,
     vector,
     kinds: req.kinds,
-    filter: req.filter,
+    filter: asOfFilter(req.filter, req.asOf),
     k: pool,
     mode,
     now,
     questionDiscount: conversation.question_discount,
     timeWindow: timeWindow ?? undefined,
   });
-  let ranked = scoreSemantic(sem, DEFAULTS.scoring, plan, now);
+  let ranked: Candidate[] = await atReadTime(deps.storage, req.tenant, scoreSemantic(sem, DEFAULTS.scoring, plan, now), { asOf: req.asOf, knownAt: req.knownAt }, now);
   if (req.rerank) {
     ranked = await rerankCandidates(deps.reranker, ranked, {
       query: req.query,
@@ -122,7 +126,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const expansion = { ...expandRequest(req.query, { ...req, timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
+  const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
   const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
-  return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores }));
+  return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }

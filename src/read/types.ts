@@ -3,7 +3,8 @@
  * `Candidate` is the internal working record that flows through the steps (candidates → fuse → score →
  * rerank → MMR → dedupe → conflicts → budget → render).
  */
-import type { ContextConfig, ConversationConfig } from '../core/config.js';
+import type { ContextConfig, ConversationConfig, ScopeMode } from '../core/config.js';
+import type { Layer } from '../core/layers.js';
 import type { NewDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { TokenCounter } from '../core/tokens.js';
@@ -62,6 +63,11 @@ export interface SearchRequest {
   rerank?: boolean | undefined;
   /** The conversation steps of hybrid search and the question discount of every mode (defaults: the context config's). */
   conversation?: ConversationConfig | undefined;
+  /** How the scope's user, agent and session read (docs/scopes.md); default 'layered'. */
+  scopeMode?: ScopeMode | undefined;
+  /** Valid time and transaction time to read at (time-travel.ts). */
+  asOf?: number | undefined;
+  knownAt?: number | undefined;
 }
 
 export interface SearchHit {
@@ -69,6 +75,8 @@ export interface SearchHit {
   doc: ReadDoc;
   score: number;
   scores: ScoreBreakdown;
+  /** The reader's layer the memory is in (docs/scopes.md). */
+  layer: Layer;
 }
 
 export interface ContextRequest {
@@ -94,6 +102,10 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   /** The episode behind an episode doc (outcome label, corrections) and the links touching it. */
   episode?: Episode | undefined;
   links?: Link[] | undefined;
+  /** The reader's layer the memory is in (docs/scopes.md); set before rendering. */
+  layer?: Layer | undefined;
+  /** Whether the provenance tag leads with the layer (the reader named who is asking). */
+  layerShown?: boolean | undefined;
   /** 'hop': joined as a graph neighbour of a retrieved episode; 'counter_example': the reserved slot. */
   role?: 'hop' | 'counter_example' | undefined;
   scores: ScoreBreakdown;
@@ -141,6 +153,8 @@ export interface ContextItem {
   id: string;
   kind: DocKind;
   section: string;
+  /** The reader's layer the memory is in: its session, its user, its agent or shared (docs/scopes.md). */
+  layer?: Layer | undefined;
   /** The text as rendered (possibly truncated). */
   text: string;
   truncated: boolean;

@@ -14,6 +14,8 @@ import { describeBackup } from './storage-conformance-backup.js';
 import { describeEpisodes } from './storage-conformance-episodes.js';
 import { describeFacts } from './storage-conformance-facts.js';
 import { describeFilterAgreement } from './storage-conformance-filters.js';
+import { describeLayers } from './storage-conformance-layers.js';
+import { describeTime } from './storage-conformance-time.js';
 import { describeLearnRetention } from './storage-conformance-learn-retention.js';
 import { describeLinks } from './storage-conformance-links.js';
 import { describeLogs } from './storage-conformance-logs.js';
@@ -35,6 +37,8 @@ export function describeStorageConformance(name: string, open: OpenStorage): voi
     describeSearch(h);
     describeRetention(h);
     describeTenancy(h);
+    describeLayers(h);
+    describeTime(h);
     describeLogs(h);
     describeFilterAgreement(h);
     // The learn layer: episodes, links and evidence, procedures and examples, sessions and keys.

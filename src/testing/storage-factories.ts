@@ -81,6 +81,16 @@ export function makeEvent(overrides: Partial<NewEvent> = {}, r: Rng = shared): N
   };
 }
 
+let lastLiveTs = 0;
+/**
+ * A wall-clock event time, strictly increasing within the process: events given it are the newest by `ts` as
+ * they are written (windows order by event time, so tests about "the latest write" need it).
+ */
+export function liveTs(): number {
+  lastLiveTs = Math.max(Date.now(), lastLiveTs + 1);
+  return lastLiveTs;
+}
+
 /** Events with increasing ts, as a conversation would log them. */
 export function makeEvents(n: number, overrides: Partial<NewEvent> = {}, r: Rng = shared): NewEvent[] {
   const start = BASE_TS + Math.floor(r() * 1e6);

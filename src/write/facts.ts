@@ -3,13 +3,13 @@
  * version of its lineage, never overwriting an old version.
  *
  * Which lineage a fact joins:
- *  - an explicit `key` (e.g. `doc_42_para_7`);
+ *  - an explicit `key` (e.g. `doc_42_para_7`), or the id of any stored version (its lineage);
  *  - else subject+predicate (`user / lives in`): a new value for the same pair is a new version, and the
  *    old version's `validTo` is closed at the new `validFrom` (bi-temporal: both stay queryable);
  *  - else a new lineage keyed by its own id, unless the same source already holds the same text.
  */
 import { EngramError } from '../core/errors.js';
-import { newId } from '../core/ids.js';
+import { isId, newId } from '../core/ids.js';
 import { assertSafeJson } from '../core/safe-keys.js';
 import { assertCleanText, contentHash, normalizeText } from '../core/text.js';
 import type { Fact, JsonObject } from '../core/types.js';
@@ -74,7 +74,7 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
   const tenant = input.tenant ?? ctx.defaultTenant;
   const hash = contentHash(text.text);
   const scope = { userId: input.userId, agentId: input.agentId, sessionId: input.sessionId, taskId: input.taskId };
-  const lineageKey = input.key ?? subjectKey(input.userId, subject?.text, predicate?.text);
+  const lineageKey = (input.key === undefined ? undefined : await lineageOf(storage, tenant, input.key)) ?? subjectKey(input.userId, subject?.text, predicate?.text);
 
   let previous: Fact | undefined;
   if (lineageKey !== undefined) {
@@ -121,6 +121,12 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
   return previous
     ? { fact: stored.fact, status: 'versioned', supersededId: previous.id }
     : { fact: stored.fact, status: 'created' };
+}
+
+/** A key that is the id of a stored version names that version's lineage (update by any version id). */
+async function lineageOf(storage: Storage, tenant: string, key: string): Promise<string> {
+  if (!isId('fact', key)) return key;
+  return (await storage.getFact(tenant, key))?.key ?? key;
 }
 
 function subjectKey(userId: string | undefined, subject: string | undefined, predicate: string | undefined): string | undefined {

@@ -4,19 +4,13 @@
  */
 import { z } from 'zod';
 import { ACTORS, EVENT_TYPES, FACT_KINDS, type Json } from '../core/types.js';
+import { timeInput } from '../core/validate.js';
 
 const MAX_ID = 200;
 export const MAX_TAGS = 64;
 const MAX_METADATA_BYTES = 64 * 1024;
 
-export const timeInput = z.union([z.number().finite(), z.string().min(1), z.date()]).transform((v, ctx) => {
-  const ms = typeof v === 'number' ? v : v instanceof Date ? v.getTime() : Date.parse(v);
-  if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) {
-    ctx.addIssue({ code: 'custom', message: 'expected an ISO-8601 time or epoch milliseconds' });
-    return z.NEVER;
-  }
-  return ms;
-});
+export { timeInput };
 
 // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
 const scopeId = z.string().min(1).max(MAX_ID).regex(/^[^\u0000-\u001f]+$/, 'control characters are not allowed');

@@ -15,7 +15,7 @@ import {
   waitFor,
   type DedicatedRedis,
 } from '../../../testing/redis-server.js';
-import { makeEvent, makeEvents, makeFact, NOW, reviseFact } from '../../testing/storage-factories.js';
+import { makeEvent, makeEvents, makeFact, NOW, reviseFact, liveTs } from '../../testing/storage-factories.js';
 
 const T = 'tenant-a';
 const window = (lastN = 5): EventQuery => ({ tenant: T, lastN, now: NOW });
@@ -38,7 +38,7 @@ function startWriter(side: Side) {
   let stop = false;
   const done = (async () => {
     for (let i = 0; !stop; i++) {
-      const e = makeEvent({ content: `loop event ${i}` });
+      const e = makeEvent({ ts: liveTs(), content: `loop event ${i}` });
       try {
         await side.storage.appendEvents([e]);
         acked.push(e.id);
@@ -139,7 +139,7 @@ describe.skipIf(shared.skip)('one process cut off from Redis while the others st
       await warm(c, (s) => s.queryEvents(window(1)));
 
       proxy.cut();
-      const written = makeEvent({ content: 'written during the partition' });
+      const written = makeEvent({ ts: liveTs(), content: 'written during the partition' });
       await c.storage.appendEvents([written]);
       // The writer never serves what it overwrote: its own reads bypass Redis until the bump has landed.
       expect(await newest(c)).toBe(written.id);

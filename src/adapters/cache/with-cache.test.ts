@@ -3,7 +3,7 @@ import type { WorkingMemoryRecord } from '../../core/types.js';
 import type { EventQuery, Storage } from '../../ports/storage.js';
 import { openPair, openSide, type Pair, type Side } from '../../../testing/redis-fixture.js';
 import { adminClient, keysWithPrefix, REDIS_URL, requireRedis } from '../../../testing/redis-server.js';
-import { BASE_TS, makeEvent, makeEvents, makeFact, NOW, reviseFact } from '../../testing/storage-factories.js';
+import { BASE_TS, makeEvent, makeEvents, makeFact, NOW, reviseFact, liveTs } from '../../testing/storage-factories.js';
 import { isEngramError } from '../../core/errors.js';
 import { openSqliteStorage } from '../storage/sqlite/index.js';
 import { windowKeyOf } from './freshness.js';
@@ -66,9 +66,9 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
     it('really serves from Redis: a write that goes around the decorator stays unseen until a decorated write', async () => {
       await a.storage.appendEvents(makeEvents(3));
       const before = await warm(b, (s) => s.queryEvents(window()));
-      await b.primary.appendEvents([makeEvent({ content: 'written behind the cache' })]);
+      await b.primary.appendEvents([makeEvent({ ts: liveTs(), content: 'written behind the cache' })]);
       expect(await b.storage.queryEvents(window())).toEqual(before);
-      await a.storage.appendEvents([makeEvent({ content: 'written through the cache' })]);
+      await a.storage.appendEvents([makeEvent({ ts: liveTs(), content: 'written through the cache' })]);
       const after = (await b.storage.queryEvents(window())).map((e) => e.content);
       expect(after.slice(-2)).toEqual(['written behind the cache', 'written through the cache']);
     });
@@ -94,23 +94,23 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
         name: 'appendEvents (lastN window)',
         setup: (s) => s.appendEvents(makeEvents(3)).then(() => undefined),
         read: (s) => s.queryEvents(window()),
-        write: (s) => s.appendEvents([makeEvent({ content: 'new' })]),
+        write: (s) => s.appendEvents([makeEvent({ ts: liveTs(), content: 'new' })]),
       },
       {
         name: 'appendEvents (since window, scoped)',
         setup: (s) => s.appendEvents(makeEvents(3, { sessionId: 'x' })).then(() => undefined),
         read: (s) => s.queryEvents({ tenant: T, scope: { sessionId: 'x' }, since: BASE_TS, now: NOW }),
-        write: (s) => s.appendEvents([makeEvent({ sessionId: 'x', content: 'new' })]),
+        write: (s) => s.appendEvents([makeEvent({ ts: liveTs(), sessionId: 'x', content: 'new' })]),
       },
       {
         name: 'redactEvent',
-        setup: (s) => s.appendEvents([makeEvent({ id: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV', content: 'my pin is 4242' })]).then(() => undefined),
+        setup: (s) => s.appendEvents([makeEvent({ ts: liveTs(), id: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV', content: 'my pin is 4242' })]).then(() => undefined),
         read: (s) => s.queryEvents(window()),
         write: (s) => s.redactEvent(T, 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'asked', NOW),
       },
       {
         name: 'forget by id (events)',
-        setup: (s) => s.appendEvents([makeEvent({ id: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV' }), makeEvent()]).then(() => undefined),
+        setup: (s) => s.appendEvents([makeEvent({ ts: liveTs(), id: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV' }), makeEvent({ ts: liveTs() })]).then(() => undefined),
         read: (s) => s.queryEvents(window()),
         write: (s) => s.forget({ tenant: T, ids: ['evt_01ARZ3NDEKTSV4RRFFQ69G5FAV'] }, NOW),
       },
@@ -128,7 +128,7 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
       },
       {
         name: 'sweepExpired (a window read at an earlier now)',
-        setup: (s) => s.appendEvents([makeEvent({ expiresAt: NOW - 10 }), makeEvent()]).then(() => undefined),
+        setup: (s) => s.appendEvents([makeEvent({ ts: liveTs(), expiresAt: NOW - 10 }), makeEvent({ ts: liveTs() })]).then(() => undefined),
         read: (s) => s.queryEvents(window({ now: NOW - 20 })),
         write: (s) => s.sweepExpired(NOW),
       },
@@ -221,12 +221,12 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
       const all = (s: Storage) => s.queryEvents(window());
       await warm(b, s2);
       await warm(b, all);
-      await a.storage.appendEvents([makeEvent({ sessionId: 's1', content: 'new in s1' })]);
+      await a.storage.appendEvents([makeEvent({ ts: liveTs(), sessionId: 's1', content: 'new in s1' })]);
       const hits = b.cache.stats().hits;
       expect(await s2(b.storage)).toEqual(await s2(b.primary));
       expect(b.cache.stats().hits).toBe(hits + 1);
       expect((await all(b.storage)).at(-1)!.content).toBe('new in s1');
-      await a.storage.appendEvents([makeEvent({ content: 'no session' })]);
+      await a.storage.appendEvents([makeEvent({ ts: liveTs(), content: 'no session' })]);
       expect((await all(b.storage)).at(-1)!.content).toBe('no session');
       expect(await s2(b.storage)).toEqual(await s2(b.primary));
       expect(b.cache.stats().hits).toBe(hits + 2);
@@ -235,7 +235,7 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
     it('keeps tenants apart: a write in one tenant leaves the other tenant cached', async () => {
       await a.storage.appendEvents([...makeEvents(2), ...makeEvents(2, { tenant: 'tenant-b' })]);
       await warm(b, (s) => s.queryEvents(window({ tenant: 'tenant-b' })));
-      await a.storage.appendEvents([makeEvent()]);
+      await a.storage.appendEvents([makeEvent({ ts: liveTs() })]);
       const hits = b.cache.stats().hits;
       await b.storage.queryEvents(window({ tenant: 'tenant-b' }));
       expect(b.cache.stats().hits).toBe(hits + 1);
@@ -269,9 +269,9 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
     }
 
     it('leaves no copy of forgotten data in Redis, reachable or not', async () => {
-      const secret = makeEvent({ content: 'my passport number is X1234567', sessionId: 's1' });
+      const secret = makeEvent({ ts: liveTs(), content: 'my passport number is X1234567', sessionId: 's1' });
       const fact = makeFact({ text: 'the passport number X1234567 expires in 2031', sessionId: 's1' });
-      await a.storage.appendEvents([secret, makeEvent()]);
+      await a.storage.appendEvents([secret, makeEvent({ ts: liveTs() })]);
       await a.storage.putFact(fact);
       await a.storage.putWorkingMemory(wm({ note: 'passport X1234567' }), 0);
       for (const side of [a, b]) {
@@ -290,8 +290,9 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
     });
 
     it('leaves no copy of redacted content in Redis, and serves the tombstone', async () => {
-      const secret = makeEvent({ content: 'the vault code is 8812-3344' });
-      await a.storage.appendEvents([makeEvent(), secret]);
+      const before = makeEvent({ ts: liveTs() });
+      const secret = makeEvent({ ts: liveTs(), content: 'the vault code is 8812-3344' });
+      await a.storage.appendEvents([before, secret]);
       await warm(b, (s) => s.queryEvents(window()));
       await warm(b, (s) => s.getEvents(T, [secret.id]).then(() => s.queryEvents(window({ lastN: 1 }))));
       expect((await redisHolds('8812-3344')).length).toBeGreaterThan(0);
@@ -349,7 +350,7 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
       const found = (await b.cache.lookup(scope, `w:${queryDigest(windowKeyOf(q))}`))!;
       const old = await b.primary.queryEvents(q);
       // … a write commits and is acknowledged in between …
-      await a.storage.appendEvents([makeEvent({ content: 'acknowledged' })]);
+      await a.storage.appendEvents([makeEvent({ ts: liveTs(), content: 'acknowledged' })]);
       // … and the slow fill lands afterwards: refused.
       expect(await b.cache.fill(found, JSON.stringify({ now: q.now, events: old }))).toBe('stale');
       expect((await b.storage.queryEvents(q)).at(-1)!.content).toBe('acknowledged');
@@ -477,7 +478,7 @@ describe('withCache when Redis is not there', () => {
     const s = withCache(primary, cache);
     await s.init({ embeddingModel: 'm', dimension: 8 });
     for (let i = 0; i < 5; i++) {
-      await s.appendEvents([makeEvent({ content: `event ${i}` })]);
+      await s.appendEvents([makeEvent({ ts: liveTs(), content: `event ${i}` })]);
       expect((await s.queryEvents(window())).at(-1)!.content).toBe(`event ${i}`);
     }
     const f = makeFact();

@@ -5,6 +5,7 @@ import { registerData } from './commands/data.js';
 import { registerDemo } from './commands/demo.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMemories } from './commands/memories.js';
 import { registerRead } from './commands/read.js';
 import { registerServe } from './commands/serve.js';
 import { registerWrite } from './commands/write.js';
@@ -24,6 +25,7 @@ const program = new Command()
 
 registerWrite(program);
 registerRead(program);
+registerMemories(program);
 registerData(program);
 registerDemo(program);
 registerServe(program);

@@ -27,7 +27,7 @@ export function presentDoc(d: Omit<Doc, 'docId'> & { docId?: number | undefined 
 }
 
 export function presentHit(h: SearchHit) {
-  return { doc: presentDoc(h.doc), score: h.score, scores: h.scores };
+  return { doc: presentDoc(h.doc), score: h.score, scores: h.scores, layer: h.layer };
 }
 
 export function presentKey(k: PublicApiKey | ApiKeyRecord): Wire<PublicApiKey> {

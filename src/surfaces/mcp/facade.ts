@@ -3,6 +3,7 @@
  * `examples` and `working` are optional so the server runs on a facade that lacks them; their tools then
  * answer with a clear UNAVAILABLE tool error instead of failing to start.
  */
+import type { MemoriesApi } from '../../memories.js';
 import type { Episode, Fact } from '../../core/types.js';
 import type { ExamplesApi } from '../../learn/feedback/api.js';
 import type { Memory } from '../../memory.js';
@@ -15,6 +16,8 @@ export type McpMemory = Pick<Memory, 'logEvent' | 'remember' | 'search' | 'getCo
   working?: WorkingMemoryApi | undefined;
   /** A user's live facts (the profile resource and the system prompt). */
   userFacts?: ((q: { tenant?: string | undefined; userId: string; limit: number }) => Promise<Fact[]>) | undefined;
+  /** Mem0-style CRUD over semantic memory (list with a cursor, history by id). */
+  memories?: MemoriesApi | undefined;
   /** Recent episodes, newest first (the episodes resource). */
   recentEpisodes?: ((q: { tenant?: string | undefined; userId?: string | undefined; sessionId?: string | undefined; limit: number }) => Promise<Episode[]>) | undefined;
 };

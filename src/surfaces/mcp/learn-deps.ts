@@ -78,6 +78,7 @@ export function withLearning(memory: FacadeWithLearning, opts: LearnDepsOptions 
     recordOutcome: (retrievalId, outcome, o) => memory.recordOutcome(retrievalId, outcome, o),
     examples: memory.examples ?? createExamplesApi(deps!),
     working: memory.working ?? createWorkingMemoryApi(deps!, opts.working),
+    ...(memory.memories ? { memories: memory.memories } : {}),
     userFacts: (q) =>
       memory.storage
         .listFacts({ tenant: q.tenant ?? memory.config.defaultTenant, scope: { userId: q.userId }, limit: q.limit, now: Date.now() })

@@ -105,7 +105,32 @@ const id = z.string().min(1).max(200);
 export const scopeArgs = {
   user_id: id.optional().describe('The user this memory belongs to. Omit to use the server default.'),
   session_id: id.optional().describe('The current conversation/session id. Omit to use the server default.'),
+  agent_id: id.optional().describe('The agent asking. Omit to use the server default.'),
+  scope_mode: z
+    .enum(['layered', 'strict'])
+    .optional()
+    .describe("'layered' (default): this session's turns plus the user's, the agent's and shared memories; 'strict': only memories of exactly this scope"),
 };
+
+/** Reading at a time (docs/scopes.md#time). */
+export const timeArgs = {
+  as_of: z.string().min(1).max(40).optional().describe('Valid time (ISO-8601): answer as the world was then, e.g. where the user lived on that date'),
+  known_at: z.string().min(1).max(40).optional().describe('Transaction time (ISO-8601): answer only from what had been recorded by then'),
+};
+
+/** The time arguments as the library takes them (ISO-8601 strings; the library validates them). */
+export function timesOf(args: { as_of?: string | undefined; known_at?: string | undefined }): { asOf?: string; knownAt?: string } {
+  return { ...(args.as_of !== undefined ? { asOf: args.as_of } : {}), ...(args.known_at !== undefined ? { knownAt: args.known_at } : {}) };
+}
+
+/** The caller's identity for a read: arguments, else the server's defaults. */
+export function identityOf(args: { user_id?: string | undefined; agent_id?: string | undefined; session_id?: string | undefined }, env: ToolEnv) {
+  return {
+    userId: args.user_id ?? env.scope.userId,
+    agentId: args.agent_id ?? env.scope.agentId,
+    sessionId: args.session_id ?? env.scope.sessionId,
+  };
+}
 
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);

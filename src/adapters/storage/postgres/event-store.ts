@@ -210,6 +210,7 @@ export async function queryEvents(ctx: PgContext, q: EventQuery): Promise<Memory
     ...inList('e.type', q.types),
     ...(q.since !== undefined ? [sql('e.ts >= ?', q.since)] : []),
     ...(q.until !== undefined ? [sql('e.ts < ?', q.until)] : []),
+    ...(q.knownAt !== undefined ? [sql('e.recorded_at <= ?', q.knownAt)] : []),
     ...(q.afterSeq !== undefined ? [sql('e.seq > ?', q.afterSeq)] : []),
     notExpiredSql('e', q.now),
     ...(q.tags?.length ? [sql('d.tags @> ?::text[]', q.tags)] : []),
@@ -219,7 +220,7 @@ export async function queryEvents(ctx: PgContext, q: EventQuery): Promise<Memory
   const newestFirst = q.lastN !== undefined;
   const limit = Math.min(q.lastN ?? Infinity, q.limit ?? Infinity);
   const rows = await ctx.db.rows<EventRow>({
-    text: `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY e.seq ${newestFirst ? 'DESC' : 'ASC'}${Number.isFinite(limit) ? ' LIMIT ?' : ''}`,
+    text: `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY ${newestFirst ? 'e.ts DESC, e.seq DESC' : 'e.seq ASC'}${Number.isFinite(limit) ? ' LIMIT ?' : ''}`,
     params: [...where.params, ...(Number.isFinite(limit) ? [Math.max(0, Math.floor(limit))] : [])],
   });
   const events = rows.map(rowToEvent);

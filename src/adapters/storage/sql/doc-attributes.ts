@@ -51,6 +51,8 @@ export class Interner {
 export interface AttrPredicate {
   kinds?: ReadonlySet<number>;
   scope: [column: number, code: number][];
+  /** The layered rule (core/layers.ts) as codes; -1 where the identity lacks a field or names an unseen value. */
+  layers?: { user: number; agent: number; session: number; anonymous: boolean } | undefined;
   now: number;
 }
 
@@ -108,6 +110,12 @@ export class DocAttributes {
       if (code === undefined) return undefined;
       pred.scope.push([SCOPE_INDEX[key], code]);
     }
+    const layers = scope?.layers;
+    if (layers) {
+      const code = (v: string | undefined) => (v === undefined ? -1 : (this.interner.lookup(v) ?? -1));
+      const anonymous = layers.userId === undefined && layers.agentId === undefined && layers.sessionId === undefined;
+      pred.layers = { user: code(layers.userId), agent: code(layers.agentId), session: code(layers.sessionId), anonymous };
+    }
     return pred;
   }
 
@@ -118,7 +126,18 @@ export class DocAttributes {
     if (p.kinds && !p.kinds.has(this.kind[slot]!)) return false;
     const base = slot * 4;
     for (const [col, code] of p.scope) if (this.scope[base + col] !== code) return false;
-    return true;
+    return p.layers ? this.visible(base, p.layers) : true;
+  }
+
+  /** core/layers.ts `visibleTo` over codes (0: absent). */
+  private visible(base: number, l: NonNullable<AttrPredicate['layers']>): boolean {
+    const user = this.scope[base]!;
+    if (l.anonymous) return user === 0;
+    if (user !== 0) return user === l.user;
+    const session = this.scope[base + 2]!;
+    if (session !== 0) return session === l.session;
+    const agent = this.scope[base + 1]!;
+    return agent === 0 || agent === l.agent;
   }
 
   private grow(capacity: number): void {

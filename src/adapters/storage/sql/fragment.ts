@@ -3,7 +3,7 @@
  * engines read these: SQLite binds `?` as it is, PostgreSQL's driver layer numbers them ($1, $2, …). TRUE and
  * FALSE are keywords in both (SQLite since 3.23), so predicates compose the same way everywhere.
  */
-import type { ScopeFilter } from '../../../ports/storage.js';
+import type { Layers, ScopeFilter } from '../../../ports/storage.js';
 import { SCOPE_KEYS, type ScopeKey } from '../../../core/types.js';
 
 export type SqlScalar = string | number | bigint | boolean | null;
@@ -44,7 +44,7 @@ export const SCOPE_COLUMNS: Record<ScopeKey, string> = {
   taskId: 'task_id',
 };
 
-/** Scope narrowing: each field given (not undefined) must match exactly. */
+/** Scope narrowing: each field given (not undefined) must match exactly; `layers` adds the layered rule. */
 export function scopeSql(scope: ScopeFilter | undefined, alias: string): Sql[] {
   if (!scope) return [];
   const parts: Sql[] = [];
@@ -52,7 +52,23 @@ export function scopeSql(scope: ScopeFilter | undefined, alias: string): Sql[] {
     const value = scope[key];
     if (value !== undefined) parts.push(sql(`${alias}.${SCOPE_COLUMNS[key]} = ?`, value));
   }
+  if (scope.layers) parts.push(layersSql(scope.layers, alias));
   return parts;
+}
+
+/**
+ * The layered visibility rule of core/layers.ts (`visibleTo`) over `alias`: the user's records, or records of
+ * no user that are shared, the agent's own (no session) or bound to the session. No identity: no user's records.
+ */
+export function layersSql(layers: Layers, alias: string): Sql {
+  const { userId, agentId, sessionId } = layers;
+  const unowned = sql(`${alias}.user_id IS NULL`);
+  if (userId === undefined && agentId === undefined && sessionId === undefined) return unowned;
+  const ofNoUser: Sql[] = [sql(`${alias}.agent_id IS NULL AND ${alias}.session_id IS NULL`)];
+  if (agentId !== undefined) ofNoUser.push(sql(`${alias}.agent_id = ? AND ${alias}.session_id IS NULL`, agentId));
+  if (sessionId !== undefined) ofNoUser.push(sql(`${alias}.session_id = ?`, sessionId));
+  const noUser = allOf([unowned, anyOf(ofNoUser)]);
+  return userId === undefined ? noUser : anyOf([sql(`${alias}.user_id = ?`, userId), noUser]);
 }
 
 export function notExpiredSql(alias: string, now: number): Sql {

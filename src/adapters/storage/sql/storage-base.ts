@@ -28,6 +28,7 @@ import type {
   RestoreReport,
   RetrievalRecord,
   ScopeFilter,
+  FactListQuery,
   TraverseQuery,
   WorkingMemoryStore,
 } from '../../../ports/storage.js';
@@ -119,7 +120,7 @@ export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, W
     assertFactStats(stats);
     await this.write('updateFactStats', () => facts.updateFactStats(tenant, id, stats));
   }
-  listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Promise<Fact[]> {
+  listFacts(q: FactListQuery): Promise<Fact[]> {
     return this.read('listFacts', () => facts.listFacts(q));
   }
 

@@ -181,6 +181,7 @@ export function queryEvents(ctx: StoreContext, q: EventQuery): MemoryEvent[] {
     ...inJsonList('e.type', q.types),
     ...(q.since !== undefined ? [sql('e.ts >= ?', q.since)] : []),
     ...(q.until !== undefined ? [sql('e.ts < ?', q.until)] : []),
+    ...(q.knownAt !== undefined ? [sql('e.recorded_at <= ?', q.knownAt)] : []),
     ...(q.afterSeq !== undefined ? [sql('e.seq > ?', q.afterSeq)] : []),
     notExpiredSql('e', q.now),
     ...(q.tags?.length ? [compileFilter({ op: 'contains', field: { kind: 'column', name: 'tags' }, values: q.tags, mode: 'all' }, 'd')] : []),
@@ -189,7 +190,7 @@ export function queryEvents(ctx: StoreContext, q: EventQuery): MemoryEvent[] {
   const join = needsDoc ? ` JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id` : '';
   const newestFirst = q.lastN !== undefined;
   const limit = Math.min(q.lastN ?? Infinity, q.limit ?? Infinity);
-  const text = `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY e.seq ${newestFirst ? 'DESC' : 'ASC'} LIMIT ?`;
+  const text = `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY ${newestFirst ? 'e.ts DESC, e.seq DESC' : 'e.seq ASC'} LIMIT ?`;
   const rows = ctx.stmts.get(text).all(...where.params, Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1) as EventRow[];
   const events = rows.map(rowToEvent);
   return newestFirst ? events.reverse() : events;

@@ -78,13 +78,15 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const q = c.req.valid('query');
       assertOwnTenant(q.tenant, tenant, 'query.tenant');
-      const { type, tag, since, until, tenant: _t, ...rest } = q;
+      const { type, tag, since, until, as_of, known_at, tenant: _t, ...rest } = q;
       const input: FetchEventsInput = {
         ...fromWire(rest),
         ...(type ? { types: type } : {}),
         ...(tag ? { tags: tag } : {}),
         ...(since !== undefined ? { since: timeParam(since) } : {}),
         ...(until !== undefined ? { until: timeParam(until) } : {}),
+        ...(as_of !== undefined ? { asOf: timeParam(as_of) } : {}),
+        ...(known_at !== undefined ? { knownAt: timeParam(known_at) } : {}),
         tenant,
       };
       const events = await memory.fetchEvents(input);

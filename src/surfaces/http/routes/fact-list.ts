@@ -9,6 +9,7 @@ import type { EngramApp, RouteContext, RouteModule } from '../env.js';
 import { presentFact } from '../present.js';
 import { FactSchema } from '../schemas/records.js';
 import { commonErrors, json } from '../schemas/responses.js';
+import { timeParam } from './time.js';
 
 const scopeId = z.string().min(1).max(200);
 
@@ -21,6 +22,8 @@ export const factListQuery = z
     session_id: scopeId.optional(),
     task_id: scopeId.optional(),
     include_expired: z.enum(['true', 'false']).optional().openapi({ description: 'also superseded and expired versions' }),
+    as_of: z.string().min(1).max(40).optional().openapi({ description: 'valid time: each lineage as it held then (ISO-8601 or epoch ms)' }),
+    known_at: z.string().min(1).max(40).optional().openapi({ description: 'transaction time: what was recorded by then (ISO-8601 or epoch ms)' }),
     limit: z
       .string()
       .regex(/^\d{1,5}$/, 'expected a whole number')
@@ -51,6 +54,8 @@ function register(app: EngramApp, { memory }: RouteContext): void {
         tenant,
         scope: Object.fromEntries(Object.entries(scope).filter(([, v]) => v !== undefined)),
         includeExpired: q.include_expired === 'true',
+        ...(q.as_of !== undefined ? { asOf: timeParam(q.as_of, 'as_of') } : {}),
+        ...(q.known_at !== undefined ? { knownAt: timeParam(q.known_at, 'known_at') } : {}),
         limit: q.limit ?? 1000,
         now: Date.now(),
       });

@@ -14,6 +14,7 @@ import { forgetRoutes } from './forget.js';
 import { healthRoutes } from './health.js';
 import { learnRoutes } from './learn.js';
 import { mcpRoutes } from './mcp.js';
+import { memoryRoutes } from './memories.js';
 import { meRoutes } from './me.js';
 import { procedureRoutes } from './procedures.js';
 import { retrievalRoutes } from './retrieval.js';
@@ -27,6 +28,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   eventRoutes,
   factRoutes,
   factListRoutes,
+  memoryRoutes,
   retrievalRoutes,
   learnRoutes,
   episodeRoutes,

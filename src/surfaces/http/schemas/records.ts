@@ -137,7 +137,9 @@ export const DocSchema = z
   })
   .openapi('Doc');
 
-export const SearchHitSchema = z.object({ doc: DocSchema, score: z.number(), scores: scoreBreakdown }).openapi('SearchHit');
+const layerField = z.enum(['session', 'user', 'agent', 'shared']).openapi({ description: "the reader's layer the memory is in (docs/scopes.md)" });
+
+export const SearchHitSchema = z.object({ doc: DocSchema, score: z.number(), scores: scoreBreakdown, layer: layerField }).openapi('SearchHit');
 
 const provenance = z.object({
   source: z.string().nullable(),
@@ -161,6 +163,7 @@ export const ContextResultSchema = z
         id: z.string(),
         kind: z.enum(DOC_KINDS),
         section: z.string(),
+        layer: layerField.optional(),
         text: z.string(),
         truncated: z.boolean(),
         provenance,

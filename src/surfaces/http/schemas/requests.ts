@@ -6,7 +6,7 @@
  * can only make the HTTP layer stricter, never looser.
  */
 import { z } from '@hono/zod-openapi';
-import { contextConfigSchema, conversationSchema } from '../../../core/config.js';
+import { contextConfigSchema, conversationSchema, scopeModeSchema } from '../../../core/config.js';
 import { ID_PREFIX, type IdKind } from '../../../core/ids.js';
 import { DOC_KINDS, EVENT_TYPES } from '../../../core/types.js';
 import { eventInputSchema, factInputSchema } from '../../../write/input.js';
@@ -32,6 +32,8 @@ export function writeBodies(limits: { maxContentChars: number; maxBatch: number 
   };
 }
 
+const timeField = z.union([z.number(), z.string().min(1)]);
+
 const scopeShape = {
   tenant: tenantField,
   user_id: scopeId.optional(),
@@ -53,6 +55,8 @@ export const eventsQueryBody = z
     filter: filterField,
     after_seq: z.number().int().min(0).optional().openapi({ description: 'paging: events after this seq' }),
     limit: z.number().int().min(1).max(10_000).optional().openapi({ description: 'default 100 (or last_n)' }),
+    as_of: timeField.optional().openapi({ description: 'valid time: only events that happened by then (ISO-8601 or epoch ms)' }),
+    known_at: timeField.optional().openapi({ description: 'transaction time: only events recorded by then (ISO-8601 or epoch ms)' }),
   })
   .strict()
   .openapi('EventQuery');
@@ -74,6 +78,8 @@ export const eventsListQuery = z
     last_n: intQuery(1, 10_000, 'the last N events, in chronological order').optional(),
     after_seq: intQuery(0, Number.MAX_SAFE_INTEGER, 'paging: events after this seq').optional(),
     limit: intQuery(1, 10_000, 'default 100 (or last_n)').optional(),
+    as_of: z.string().min(1).max(40).optional().openapi({ description: 'valid time: only events that happened by then (ISO-8601 or epoch ms)' }),
+    known_at: z.string().min(1).max(40).optional().openapi({ description: 'transaction time: only events recorded by then (ISO-8601 or epoch ms)' }),
   })
   .strict();
 
@@ -90,6 +96,11 @@ export const searchBody = z
     conversation: toWireSchema(conversationSchema)
       .optional()
       .openapi({ description: 'the conversation steps (hybrid mode) and the question discount (every mode); 0 turns each off' }),
+    scope_mode: scopeModeSchema
+      .optional()
+      .openapi({ description: "default 'layered': the user's, the agent's, the session's and shared memories, never another user's; 'strict': every scope field given matches exactly (docs/scopes.md)" }),
+    as_of: timeField.optional().openapi({ description: 'valid time: the world as it was then (docs/scopes.md#time)' }),
+    known_at: timeField.optional().openapi({ description: 'transaction time: only what was recorded by then' }),
   })
   .strict()
   .openapi('SearchInput');

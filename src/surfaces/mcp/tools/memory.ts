@@ -6,8 +6,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
 import { idKind, isId } from '../../../core/ids.js';
-import { DOC_KINDS, type DocKind } from '../../../core/types.js';
-import { addTool, iso, scopeArgs, type ToolEnv } from '../tool.js';
+import { DOC_KINDS, FACT_KINDS, type DocKind } from '../../../core/types.js';
+import { addTool, identityOf, iso, need, scopeArgs, timeArgs, timesOf, type ToolEnv } from '../tool.js';
 
 const MANAGE = [
   'Store, update or delete a long-term memory about the user or their work.',
@@ -111,17 +111,98 @@ export function registerMemoryTools(server: McpServer, env: ToolEnv): void {
           .optional()
           .describe('Restrict to kinds: fact (stored memories), event (timeline), episode (past tasks with outcomes), procedure, example'),
         user_id: scopeArgs.user_id,
+        session_id: scopeArgs.session_id,
+        agent_id: scopeArgs.agent_id,
+        scope_mode: scopeArgs.scope_mode,
+        ...timeArgs,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (a, { memory, scope }) => {
+    async (a, env) => {
       const kinds: DocKind[] = a.kinds ?? ['fact', 'event', 'episode'];
-      const hits = await memory.search({ query: a.query, k: a.k, kinds, tenant: scope.tenant, userId: a.user_id ?? scope.userId });
-      const results = hits.map((h) => ({ id: h.doc.refId, kind: h.doc.kind, text: h.doc.text, score: Math.round(h.score * 1000) / 1000, recorded: iso(h.doc.ts) }));
+      const hits = await env.memory.search({
+        query: a.query,
+        k: a.k,
+        kinds,
+        tenant: env.scope.tenant,
+        ...identityOf(a, env),
+        ...(a.scope_mode ? { scopeMode: a.scope_mode } : {}),
+        ...timesOf(a),
+      });
+      const results = hits.map((h) => ({ id: h.doc.refId, kind: h.doc.kind, layer: h.layer, text: h.doc.text, score: Math.round(h.score * 1000) / 1000, recorded: iso(h.doc.ts) }));
       const text = results.length
-        ? `Found ${results.length} ${results.length === 1 ? 'memory' : 'memories'}:\n${results.map((r, i) => `${i + 1}. [${r.kind} ${r.id}] (score ${r.score}, ${r.recorded.slice(0, 10)}) ${r.text}`).join('\n')}`
+        ? `Found ${results.length} ${results.length === 1 ? 'memory' : 'memories'}:\n${results.map((r, i) => `${i + 1}. [${r.kind} ${r.id} · ${r.layer}] (score ${r.score}, ${r.recorded.slice(0, 10)}) ${r.text}`).join('\n')}`
         : 'No matching memories.';
       return { text, data: { results } };
+    },
+  );
+
+  addTool(
+    server,
+    env,
+    'list_memories',
+    {
+      title: 'List memories',
+      description:
+        'List stored long-term memories (facts and preferences) of a user, oldest first, a page at a time. Use it to review everything remembered about the user; pass next_cursor from the previous page to continue.',
+      input: {
+        user_id: scopeArgs.user_id,
+        agent_id: scopeArgs.agent_id,
+        kinds: z.array(z.enum(FACT_KINDS)).min(1).optional().describe('Only these kinds (fact, preference, …)'),
+        limit: z.number().int().min(1).max(200).default(50).describe('Page size (default 50)'),
+        cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page'),
+        ...timeArgs,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (a, env) => {
+      const api = need(env.memory.memories, 'listing memories');
+      const who = identityOf(a, env);
+      const page = await api.list({
+        tenant: env.scope.tenant,
+        ...(who.userId ? { userId: who.userId } : {}),
+        ...(who.agentId ? { agentId: who.agentId } : {}),
+        ...(a.kinds ? { kinds: a.kinds } : {}),
+        limit: a.limit,
+        ...(a.cursor ? { cursor: a.cursor } : {}),
+        ...timesOf(a),
+      });
+      const memories = page.memories.map((f) => ({ id: f.id, kind: f.kind, text: f.text, version: f.version, recorded: iso(f.recordedAt) }));
+      const lines = memories.map((m, i) => `${i + 1}. [${m.kind} ${m.id} v${m.version}] ${m.text}`);
+      const more = page.nextCursor ? `\n(more: cursor ${page.nextCursor})` : '';
+      return {
+        text: memories.length ? `${memories.length} ${memories.length === 1 ? 'memory' : 'memories'}:\n${lines.join('\n')}${more}` : 'No memories.',
+        data: { memories, next_cursor: page.nextCursor ?? null },
+      };
+    },
+  );
+
+  addTool(
+    server,
+    env,
+    'memory_history',
+    {
+      title: 'Memory history',
+      description: 'Show how a memory changed over time: every version of it, oldest first, with when each held. Takes the id of any version (from search_memory or list_memories).',
+      input: { memory_id: z.string().min(1).max(40).describe('The id of any version of the memory (fct_…)') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (a, env) => {
+      if (!isId('fact', a.memory_id)) {
+        throw new EngramError('VALIDATION', `memory_id ${JSON.stringify(a.memory_id)} is not a fact id (fct_…)`, { issues: [{ path: 'memory_id', message: 'expected a fact id' }] });
+      }
+      const versions = await need(env.memory.memories, 'memory history').history(a.memory_id, env.scope.tenant);
+      const rows = versions.map((f) => ({
+        id: f.id,
+        version: f.version,
+        text: f.text,
+        valid_from: f.validFrom !== undefined ? iso(f.validFrom) : null,
+        valid_to: f.validTo !== undefined ? iso(f.validTo) : null,
+        recorded: iso(f.recordedAt),
+        replaced: f.expiredAt !== undefined ? iso(f.expiredAt) : null,
+      }));
+      const text = rows.map((r) => `v${r.version} ${r.id}: ${r.text} (valid ${r.valid_from ?? '…'} – ${r.valid_to ?? 'now'}${r.replaced ? `, replaced ${r.replaced}` : ''})`).join('\n');
+      return { text, data: { key: versions[0]?.key ?? null, versions: rows } };
     },
   );
 }

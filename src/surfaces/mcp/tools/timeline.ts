@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { EngramError } from '../../../core/errors.js';
 import { isId } from '../../../core/ids.js';
 import { ACTORS, EVENT_TYPES, OUTCOMES, type Json } from '../../../core/types.js';
-import { addTool, need, scopeArgs, type ToolEnv } from '../tool.js';
+import { addTool, identityOf, need, scopeArgs, timeArgs, type ToolEnv } from '../tool.js';
 
 const LOG = [
   'Record an event on the memory timeline: a decision you made, a tool result worth keeping, an observation, an error,',
@@ -96,21 +96,28 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
         last_n: z.number().int().min(0).max(500).optional().describe('How many recent task events to include (default 5)'),
         top_k: z.number().int().min(1).max(200).optional().describe('How many memories to retrieve by meaning (default 5)'),
         user_id: scopeArgs.user_id,
-        session_id: scopeArgs.session_id.describe("The current session: its working memory scratchpad is appended, when there is one"),
+        session_id: scopeArgs.session_id.describe('The current session: its recent turns form the episodic window, and its working memory scratchpad is appended'),
+        agent_id: scopeArgs.agent_id,
+        scope_mode: scopeArgs.scope_mode,
+        ...timeArgs,
       },
       annotations: { readOnlyHint: false, openWorldHint: false },
     },
-    async (a, { memory, scope }) => {
-      const userId = a.user_id ?? scope.userId;
+    async (a, env) => {
+      const { memory, scope } = env;
+      const who = identityOf(a, env);
       const ctx = await memory.getContext(a.query, {
         tenant: scope.tenant,
         ...(a.task_id ? { task_id: a.task_id } : {}),
-        ...(userId ? { scope: { user_id: userId } } : {}),
+        scope: Object.fromEntries(Object.entries({ user_id: who.userId, agent_id: who.agentId, session_id: who.sessionId }).filter(([, v]) => v !== undefined)),
+        ...(a.scope_mode ? { scope_mode: a.scope_mode } : {}),
+        ...(a.as_of !== undefined ? { as_of: a.as_of } : {}),
+        ...(a.known_at !== undefined ? { known_at: a.known_at } : {}),
         episodic_window: a.last_n !== undefined ? { n: a.last_n } : {},
         semantic_retrieval: a.top_k !== undefined ? { top_k: a.top_k } : {},
         merge_policy: a.token_budget !== undefined ? { token_budget: a.token_budget } : {},
       });
-      const sessionId = a.session_id ?? scope.sessionId;
+      const sessionId = who.sessionId;
       const scratchpad = sessionId && memory.working ? await memory.working.toContext({ tenant: scope.tenant, sessionId }) : '';
       const parts = [ctx.text || '(no relevant memories)'];
       if (scratchpad) parts.push(`## Working Memory (session ${inertText(sessionId ?? '')})\n${scratchpad}`);
@@ -121,7 +128,7 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
           retrieval_id: ctx.retrievalId,
           route: ctx.route,
           tokens: ctx.tokens,
-          items: ctx.items.map((i) => ({ id: i.id, kind: i.kind, section: i.section, text: i.text, score: i.scores.final })),
+          items: ctx.items.map((i) => ({ id: i.id, kind: i.kind, section: i.section, layer: i.layer, text: i.text, score: i.scores.final })),
           conflicts: ctx.conflicts.map((c) => c.note),
           ...(scratchpad ? { working_memory: scratchpad } : {}),
         },

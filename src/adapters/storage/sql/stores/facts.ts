@@ -2,9 +2,9 @@
 import { factToDoc } from '../../../../core/docs.js';
 import { EngramError } from '../../../../core/errors.js';
 import type { Fact } from '../../../../core/types.js';
-import type { FactVersionQuery, ScopeFilter } from '../../../../ports/storage.js';
+import type { FactListQuery, FactVersionQuery, ScopeFilter } from '../../../../ports/storage.js';
 import type { Dialect } from '../dialect.js';
-import { allOf, notExpiredSql, scopeSql, sql } from '../fragment.js';
+import { allOf, anyOf, not, notExpiredSql, scopeSql, sql, type Sql } from '../fragment.js';
 import { deleteDocs, exec, insertDocs, lockTenants, one, rows, type Step } from '../program.js';
 import { FACT_COLUMNS, factParams, insertSql, rowToFact, type FactRow } from '../rows.js';
 import { listSql } from './records.js';
@@ -121,9 +121,36 @@ export function* updateFactStats(tenant: string, id: string, stats: Pick<Fact, '
   yield* exec(sql(`UPDATE engram.docs SET confidence = ? WHERE tenant = ? AND kind = 'fact' AND ref_id = ?`, stats.confidence, tenant, id));
 }
 
-/** Oldest first. Without `includeExpired`, only live versions whose TTL has not passed. */
-export function* listFacts(q: { tenant: string; scope?: ScopeFilter; includeExpired?: boolean; limit?: number; now: number }): Step<Fact[]> {
-  const where = allOf([sql('f.tenant = ?', q.tenant), ...scopeSql(q.scope, 'f'), ...(q.includeExpired ? [] : [sql(LIVE), notExpiredSql('f', q.now)])]);
-  const found = yield* rows<FactRow>(listSql('facts', 'f', where, 'f.recorded_at, f.pk', q.limit));
+/** The time rule of FactListQuery for one alias (the lineage's latest qualifying version is picked on top). */
+function factTimeSql(q: FactListQuery, a: string): Sql[] {
+  if (q.asOf === undefined && q.knownAt === undefined) {
+    return [sql(`${a}.expired_at IS NULL`), notExpiredSql(a, q.now), sql(`(${a}.valid_to IS NULL OR ${a}.valid_to > ?)`, q.now)];
+  }
+  const known = q.knownAt ?? q.now;
+  const valid = q.asOf ?? known;
+  // A version still live at `knownAt` had no end of validity from its closing yet: that end is ignored.
+  const endsLater = q.knownAt !== undefined ? sql(` OR ${a}.expired_at > ?`, q.knownAt) : sql('');
+  return [
+    sql(`${a}.recorded_at <= ?`, known),
+    sql(`(${a}.valid_from IS NULL OR ${a}.valid_from <= ?)`, valid),
+    sql(`(${a}.valid_to IS NULL OR ${a}.valid_to > ?${endsLater.text})`, valid, ...endsLater.params),
+    notExpiredSql(a, q.now),
+  ];
+}
+
+/** FactListQuery: by (recordedAt, id), after the cursor; at most one version per lineage unless includeExpired. */
+export function* listFacts(q: FactListQuery): Step<Fact[]> {
+  const timed = q.asOf !== undefined || q.knownAt !== undefined;
+  const where = allOf([
+    sql('f.tenant = ?', q.tenant),
+    ...scopeSql(q.scope, 'f'),
+    ...(q.kinds?.length ? [anyOf(q.kinds.map((k) => sql('f.kind = ?', k)))] : []),
+    ...(q.includeExpired ? [] : factTimeSql(q, 'f')),
+    ...(timed && !q.includeExpired
+      ? [not(sql(`EXISTS (SELECT 1 FROM engram.facts g WHERE g.tenant = f.tenant AND g.key = f.key AND g.version > f.version AND ${allOf(factTimeSql(q, 'g')).text})`, ...allOf(factTimeSql(q, 'g')).params))]
+      : []),
+    ...(q.after ? [sql('(f.recorded_at > ? OR (f.recorded_at = ? AND f.id > ?))', q.after.recordedAt, q.after.recordedAt, q.after.id)] : []),
+  ]);
+  const found = yield* rows<FactRow>(listSql('facts', 'f', where, 'f.recorded_at, f.id', q.limit));
   return found.map(rowToFact);
 }
