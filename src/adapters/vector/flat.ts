@@ -1,3 +1,4 @@
+import { EngramError } from '../../core/errors.js';
 import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/vector-index.js';
 import { VectorMatrix } from './matrix.js';
 import { QueryScorer } from './scorer.js';
@@ -44,6 +45,17 @@ export class FlatVectorIndex implements VectorIndex {
 
   clear(): void {
     this.matrix.clear();
+  }
+
+  /** The ids and f32 rows (copied); see UsearchVectorIndex.exportState. */
+  exportState(): { ids: Float64Array; rows: Float32Array } {
+    return { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.rows().slice() };
+  }
+
+  restoreState(state: { ids: Float64Array; rows: Float32Array }): void {
+    const d = this.dimension;
+    if (state.rows.length !== state.ids.length * d) throw new EngramError('ADAPTER', 'vector state: rows do not match ids');
+    for (let i = 0; i < state.ids.length; i++) this.matrix.set(state.ids[i]!, state.rows.subarray(i * d, (i + 1) * d));
   }
 
   search(query: Float32Array, k: number, opts: VectorSearchOptions = {}): VectorHit[] {

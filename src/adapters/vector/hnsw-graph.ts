@@ -1,3 +1,4 @@
+import { EngramError } from '../../core/errors.js';
 import type { UsearchIndex, UsearchModule, UsearchScalar } from './usearch-module.js';
 
 export interface HnswParams {
@@ -44,6 +45,22 @@ export class HnswGraph {
 
   get size(): number {
     return this.live;
+  }
+
+  /** Writes the graph (usearch's own file format) to `path`; `restore` reads it back. */
+  save(path: string): { live: number; removed: number } {
+    this.index.save(path);
+    return { live: this.live, removed: this.removedNodes };
+  }
+
+  /** A graph loaded from a file `save` wrote with the same dimension and parameters. */
+  static restore(usearch: UsearchModule, dimension: number, params: HnswParams, path: string, counts: { live: number; removed: number }): HnswGraph {
+    const g = new HnswGraph(usearch, dimension, params);
+    g.index.load(path);
+    if (g.index.size() !== counts.live) throw new EngramError('ADAPTER', `hnsw file holds ${g.index.size()} vectors, expected ${counts.live}`);
+    g.live = counts.live;
+    g.removedNodes = counts.removed;
+    return g;
   }
 
   /** Removed nodes still in the graph (their slots are reused by later inserts). */

@@ -28,6 +28,8 @@ export interface UsearchIndex {
   remove(keys: bigint): number;
   contains(keys: bigint): boolean;
   size(): number;
+  save(path: string): void;
+  load(path: string): void;
 }
 
 export interface UsearchModule {

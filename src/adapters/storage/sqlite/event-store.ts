@@ -100,7 +100,6 @@ export interface TimelineSlot {
  * removed one in its session (core/docs.ts), so no removed words stay findable through a neighbour.
  */
 export function refreshFollowers(ctx: StoreContext, tenant: string, removed: readonly TimelineSlot[]): void {
-  if (!ctx.lexical.isLoaded(tenant)) return; // the index is derived afresh when it loads
   const next = ctx.stmts.get(
     `SELECT d.doc_id, d.text, e.seq FROM events e JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id
      WHERE e.tenant = ? AND e.session_id = ? AND e.seq > ? ORDER BY e.seq LIMIT 1`,
@@ -109,7 +108,10 @@ export function refreshFollowers(ctx: StoreContext, tenant: string, removed: rea
     if (r.session_id === null) continue;
     const session = r.session_id;
     const follower = next.get(tenant, session, r.seq) as { doc_id: number; text: string; seq: number } | undefined;
-    if (follower) ctx.lexical.docContextChanged(tenant, follower.doc_id, follower.text, () => previousContext(ctx, tenant, session, follower.seq));
+    if (!follower) continue;
+    // The change feed (migration 005) tells other processes and saved index files; triggers cannot see this.
+    ctx.stmts.get('INSERT INTO doc_changes (tenant, doc_id) VALUES (?, ?)').run(tenant, follower.doc_id);
+    ctx.lexical.docContextChanged(tenant, follower.doc_id, follower.text, () => previousContext(ctx, tenant, session, follower.seq));
   }
 }
 
