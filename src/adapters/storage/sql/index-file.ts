@@ -21,6 +21,13 @@ export const INDEX_FILE_VERSION = 1;
 
 export type IndexFileFault = 'missing' | 'truncated' | 'corrupt' | 'version' | 'mismatch';
 
+/** What happened when a tenant's index was opened or saved (for logs and tests). */
+export type IndexEvent =
+  | { kind: 'loaded'; index: string; tenant: string; from: 'file'; covers: number; caughtUp: number; ms: number }
+  | { kind: 'loaded'; index: string; tenant: string; from: 'rows'; fault: IndexFileFault | 'stale' | 'disabled'; detail?: string; ms: number }
+  | { kind: 'saved'; index: string; tenant: string; covers: number; bytes: number; ms: number }
+  | { kind: 'save-failed'; index: string; tenant: string; error: string };
+
 export interface IndexFileHeader {
   version: number;
   /** What the file is of; compared key by key with what the reader expects. */

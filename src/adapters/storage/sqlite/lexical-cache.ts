@@ -9,9 +9,9 @@ import { ANALYZER_VERSION } from '../../lexical/analyzer.js';
 import { Bm25Index } from '../../lexical/bm25-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
-import { tenantFileName } from '../sql/index-file.js';
-import { loadIndexParts, saveIndexParts } from '../sql/index-snapshot.js';
-import { PerTenant, type DocFeed, type IndexEvent, type TenantSource } from './per-tenant.js';
+import type { IndexParts, loadIndexParts } from '../sql/index-snapshot.js';
+import type { DocFeed } from './per-tenant.js';
+import { TenantCache, type IndexFiles } from './tenant-cache.js';
 import type { StatementCache } from './statements.js';
 import { ATTR_COLUMNS, attrsOf, lexicalHits, type AttrRow } from '../sql/tenant-index.js';
 
@@ -37,55 +37,34 @@ interface TenantLexicon {
   attrs: DocAttributes;
 }
 
-/** Where and how a cache saves its tenants' files (undefined `dir`: not saved). */
-export interface IndexFiles {
-  dir: string | undefined;
-  onEvent?: (e: IndexEvent) => void;
-}
-
-export class LexicalCache implements TenantSource<TenantLexicon> {
-  readonly name = 'lexical';
-  private readonly tenants: PerTenant<TenantLexicon>;
+export class LexicalCache extends TenantCache<TenantLexicon> {
   private readonly interner = new Interner();
-  readonly restore?: TenantSource<TenantLexicon>['restore'];
-  readonly save?: TenantSource<TenantLexicon>['save'];
 
   constructor(
     feed: DocFeed,
     private readonly stmts: StatementCache,
     files: IndexFiles,
   ) {
-    const { dir } = files;
-    if (dir) {
-      const path = (tenant: string) => `${dir}/${tenantFileName(tenant)}.lexical.idx`;
-      const describes = (tenant: string) => ({ engine: 'sqlite', index: 'lexical', analyzer: ANALYZER_VERSION, tenant });
-      this.restore = (tenant) => {
-        const attrs = new DocAttributes(this.interner);
-        const r = loadIndexParts(path(tenant), describes(tenant), { lexicon: true, attrs });
-        return r.ok ? { ok: true, value: { index: r.lexicon!, attrs }, covers: r.covers } : r;
-      };
-      this.save = (tenant, t, covers) => saveIndexParts(path(tenant), describes(tenant), covers, { lexicon: t.index, attrs: t.attrs });
-    }
-    this.tenants = new PerTenant(feed, this, files.onEvent);
+    super('lexical', feed, files, { analyzer: ANALYZER_VERSION });
   }
 
-  invalidate(): void {
-    this.tenants.invalidate();
+  protected empty(): TenantLexicon {
+    return { index: new Bm25Index(), attrs: new DocAttributes(this.interner) };
   }
-
-  advance(before: number, after: number): void {
-    this.tenants.advance(before, after);
+  protected parts(t: TenantLexicon): IndexParts {
+    return { lexicon: t.index, attrs: t.attrs };
+  }
+  protected partsToLoad(t: TenantLexicon): Parameters<typeof loadIndexParts>[2] {
+    return { lexicon: true, attrs: t.attrs };
+  }
+  protected restored(t: TenantLexicon, r: { lexicon?: Bm25Index }): TenantLexicon {
+    return { index: r.lexicon!, attrs: t.attrs };
   }
 
   /** Loads the tenant's index (see Storage.warm) and saves its file when it is not current. */
   warm(tenant: string): void {
     this.tenants.get(tenant);
     this.tenants.save(tenant, false);
-  }
-
-  /** Saves every loaded tenant's file that is not current (close). */
-  saveAll(): void {
-    this.tenants.saveAll();
   }
 
   /**
@@ -111,17 +90,8 @@ export class LexicalCache implements TenantSource<TenantLexicon> {
     if (t?.index.has(docId)) t.index.add(docId, lexicalText(text, context()));
   }
 
-  docsRemoved(tenant: string, docIds: readonly number[]): void {
-    const t = this.tenants.loaded(tenant);
-    if (!t) return;
-    for (const id of docIds) {
-      t.index.remove(id);
-      t.attrs.delete(id);
-    }
-  }
-
   load(tenant: string): TenantLexicon {
-    const t: TenantLexicon = { index: new Bm25Index(), attrs: new DocAttributes(this.interner) };
+    const t = this.empty();
     const rows = this.stmts.get(`${DOC_ROWS} ORDER BY d.doc_id`).iterate(tenant) as IterableIterator<LexRow>;
     for (const r of rows) this.put(t, r);
     return t;

@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './connection.js';
-import type { IndexFileFault } from '../sql/index-file.js';
+import type { IndexEvent, IndexFileFault } from '../sql/index-file.js';
+
+export type { IndexEvent } from '../sql/index-file.js';
 
 /**
  * The change feed (`doc_changes`, migration 005) as this connection reads it: `seq` only grows, and every
@@ -42,13 +44,6 @@ export class DocFeed {
     return this.db.inTransaction ? fn() : this.db.transaction(fn).deferred();
   }
 }
-
-/** What happened when a tenant's index was opened or saved (for logs and tests). */
-export type IndexEvent =
-  | { kind: 'loaded'; index: string; tenant: string; from: 'file'; covers: number; caughtUp: number; ms: number }
-  | { kind: 'loaded'; index: string; tenant: string; from: 'rows'; fault: IndexFileFault | 'stale' | 'disabled'; detail?: string; ms: number }
-  | { kind: 'saved'; index: string; tenant: string; covers: number; bytes: number; ms: number }
-  | { kind: 'save-failed'; index: string; tenant: string; error: string };
 
 /** How one kind of per-tenant structure is built, refreshed and persisted. */
 export interface TenantSource<T> {

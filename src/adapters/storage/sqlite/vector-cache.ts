@@ -10,10 +10,9 @@ import { createVectorIndex, UsearchVectorIndex } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
-import { tenantFileName } from '../sql/index-file.js';
-import { loadIndexParts, saveIndexParts } from '../sql/index-snapshot.js';
-import type { IndexFiles } from './lexical-cache.js';
-import { PerTenant, type DocFeed, type TenantSource } from './per-tenant.js';
+import type { IndexParts, loadIndexParts } from '../sql/index-snapshot.js';
+import type { DocFeed } from './per-tenant.js';
+import { TenantCache, type IndexFiles } from './tenant-cache.js';
 import type { StatementCache } from './statements.js';
 import { blobToVector, unit } from '../sql/vector-codec.js';
 import { ATTR_COLUMNS, attrsOf, vectorHits, type AttrRow } from '../sql/tenant-index.js';
@@ -32,12 +31,8 @@ const VECTOR_ROWS = `SELECT d.doc_id, ${ATTR_COLUMNS}, e.vector FROM docs d
   JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash
   WHERE d.tenant = ?`;
 
-export class VectorCache implements TenantSource<TenantVectors> {
-  readonly name = 'vectors';
-  private readonly tenants: PerTenant<TenantVectors>;
+export class VectorCache extends TenantCache<TenantVectors> {
   private readonly interner = new Interner();
-  readonly restore?: TenantSource<TenantVectors>['restore'];
-  readonly save?: TenantSource<TenantVectors>['save'];
 
   constructor(
     feed: DocFeed,
@@ -46,27 +41,17 @@ export class VectorCache implements TenantSource<TenantVectors> {
     private readonly dimension: number,
     files: IndexFiles,
   ) {
-    const { dir } = files;
-    if (dir) {
-      const path = (tenant: string) => `${dir}/${tenantFileName(tenant)}.vectors.idx`;
-      const describes = (tenant: string) => ({ engine: 'sqlite', index: 'vectors', model, dimension, tenant });
-      this.restore = (tenant) => {
-        const t = this.empty();
-        const r = loadIndexParts(path(tenant), describes(tenant), { lexicon: false, attrs: t.attrs, vectors: t.index });
-        return r.ok ? { ok: true, value: t, covers: r.covers } : r;
-      };
-      this.save = (tenant, t, covers) => saveIndexParts(path(tenant), describes(tenant), covers, { attrs: t.attrs, vectors: t.index });
-    }
-    this.tenants = new PerTenant(feed, this, files.onEvent);
+    super('vectors', feed, files, { model, dimension });
   }
 
-  /** Drops every loaded index; the next search opens it again. */
-  invalidate(): void {
-    this.tenants.invalidate();
+  protected parts(t: TenantVectors): IndexParts {
+    return { attrs: t.attrs, vectors: t.index };
   }
-
-  advance(before: number, after: number): void {
-    this.tenants.advance(before, after);
+  protected partsToLoad(t: TenantVectors): Parameters<typeof loadIndexParts>[2] {
+    return { lexicon: false, attrs: t.attrs, vectors: t.index };
+  }
+  protected restored(t: TenantVectors): TenantVectors {
+    return t;
   }
 
   /**
@@ -85,11 +70,6 @@ export class VectorCache implements TenantSource<TenantVectors> {
     this.tenants.save(tenant, false);
   }
 
-  /** Saves every loaded tenant's file that is not current (close). */
-  saveAll(): void {
-    this.tenants.saveAll();
-  }
-
   /** False while the HNSW graph is still being built in the background. */
   settled(t: TenantVectors): boolean {
     return !(t.index instanceof UsearchVectorIndex) || t.index.stats().pending === 0;
@@ -104,15 +84,6 @@ export class VectorCache implements TenantSource<TenantVectors> {
       .get(this.model, contentHash) as { vector: Buffer } | undefined;
     if (!row) return;
     this.add(tv, docId, blobToVector(row.vector), attrs);
-  }
-
-  docsRemoved(tenant: string, docIds: readonly number[]): void {
-    const tv = this.tenants.loaded(tenant);
-    if (!tv) return;
-    for (const id of docIds) {
-      tv.index.remove(id);
-      tv.attrs.delete(id);
-    }
   }
 
   /** New vectors: every loaded tenant's docs with those hashes become searchable. */
@@ -147,7 +118,7 @@ export class VectorCache implements TenantSource<TenantVectors> {
     for (const r of rows) this.add(tv, r.doc_id, blobToVector(r.vector), attrsOf(r));
   }
 
-  private empty(): TenantVectors {
+  protected empty(): TenantVectors {
     return { index: createVectorIndex(this.dimension), attrs: new DocAttributes(this.interner) };
   }
 

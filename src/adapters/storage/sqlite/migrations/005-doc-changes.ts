@@ -7,7 +7,8 @@ import type { Migration } from '../migrate.js';
  * triggers cannot see (an event doc whose lexical context changed when the event before it was redacted).
  * A process catches its indexes up by re-reading the docs listed above the seq it has, and a saved index file
  * records the seq it covers, so opening it costs only the changes since. `seq` is AUTOINCREMENT: never reused,
- * so rows pruned from the head leave a gap no saved file can fall into unnoticed.
+ * so rows pruned from the head leave a gap no saved file can fall into unnoticed; `at` (epoch ms) is what
+ * pruning by age reads.
  */
 export const docChanges: Migration = {
   version: 5,
@@ -17,7 +18,8 @@ export const docChanges: Migration = {
 CREATE TABLE IF NOT EXISTS doc_changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   tenant TEXT NOT NULL,
-  doc_id INTEGER NOT NULL
+  doc_id INTEGER NOT NULL,
+  at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400000.0)
 );
 CREATE INDEX IF NOT EXISTS doc_changes_by_tenant ON doc_changes (tenant, seq);
 CREATE TRIGGER IF NOT EXISTS docs_feed_insert AFTER INSERT ON docs
