@@ -171,4 +171,20 @@ describe('sqlite: persisted search indexes', () => {
     await a.close();
     await b.close();
   });
+  it('pruning the feed: a process whose index fell behind the pruned rows reloads, and its searches stay right', async () => {
+    await seeded();
+    const a = await open();
+    const b = await open();
+    expect(await lexical(a, 'narwhal')).toEqual([]);
+    await b.appendEvents([{ ...makeEvents(1, { tenant: TENANT, sessionId: 's9' }, seededRng(3))[0]!, content: 'a narwhal swimming' }]);
+    const rows = (b.db.prepare('SELECT count(*) FROM doc_changes').pluck().get() as number);
+    expect(b.pruneChangeFeed(-1000)).toBe(rows); // everything is older than a second from now
+    await b.appendEvents([{ ...makeEvents(1, { tenant: TENANT, sessionId: 's8' }, seededRng(4))[0]!, content: 'an okapi' }]);
+    events = [];
+    expect(await lexical(a, 'narwhal')).toHaveLength(1);
+    expect(await lexical(a, 'okapi')).toHaveLength(1);
+    expect(loads()[0]).toMatchObject({ index: 'lexical', from: 'rows', fault: 'stale' });
+    await a.close();
+    await b.close();
+  });
 });

@@ -10,8 +10,33 @@ export type { IndexEvent } from '../sql/index-file.js';
  */
 export class DocFeed {
   private readonly stmts = new Map<string, Statement>();
+  private lastPrune = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Rows older than this (ms) are pruned after a save, at most once a minute; undefined: never. */
+    private readonly retentionMs?: number,
+  ) {}
+
+  /**
+   * Deletes feed rows older than `olderThanMs`. A reader behind the rows pruned (an index of some process, a
+   * saved file) sees `floor()` above its seq and loads afresh. Returns the rows deleted.
+   */
+  prune(olderThanMs: number): number {
+    const cutoff = Date.now() - olderThanMs;
+    return this.db.prepare('DELETE FROM doc_changes WHERE at < ?').run(cutoff).changes;
+  }
+
+  /** Prunes by the retention when a minute has passed since the last time (called after saves). */
+  pruneSometimes(): void {
+    if (this.retentionMs === undefined || Date.now() - this.lastPrune < 60_000 || this.db.readonly) return;
+    this.lastPrune = Date.now();
+    try {
+      this.prune(this.retentionMs);
+    } catch {
+      // Busy with another writer: the next save tries again.
+    }
+  }
 
   /** Prepared on first use (a schema migrated only part way, as some tests open, has no feed table). */
   private stmt(sql: string): Statement {
@@ -153,7 +178,9 @@ export class PerTenant<T> {
       });
     } catch (err) {
       this.onEvent({ kind: 'save-failed', index: this.source.name, tenant, error: (err as Error).message });
+      return;
     }
+    this.feed.pruneSometimes();
   }
 
   /** Saves on a later event-loop turn (never inside the write that asked for it). */

@@ -39,7 +39,12 @@ export interface SqliteStorageOptions {
   indexDir?: string | false;
   /** Told when a tenant's index is opened (from its file, or from the rows and why) or saved. */
   onIndexEvent?: (e: IndexEvent) => void;
+  /** Change-feed rows older than this are pruned (ms; default one day); a reader further behind reloads. */
+  feedRetentionMs?: number;
 }
+
+/** One day: a process or saved file that was away longer loads from the rows (or a newer file). */
+const DEFAULT_FEED_RETENTION_MS = 24 * 3600 * 1000;
 
 /** The directory index files go to (undefined: none). */
 export function sqliteIndexDir(opts: Pick<SqliteStorageOptions, 'path' | 'indexDir'>): string | undefined {
@@ -54,6 +59,7 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
   readonly capabilities: StorageCapabilities = { ann: true, multiProcess: true };
   protected readonly dialect = SQLITE_DIALECT;
   private runner: SqlRunner | undefined;
+  private feed: DocFeed | undefined;
 
   constructor(
     /** The raw connection, for SQLite-specific maintenance and tests. */
@@ -89,7 +95,8 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
       if (stored !== undefined && stored !== opts.dimension) {
         throw new EngramError('CONFIG', `model ${opts.embeddingModel} has ${stored}-dimensional vectors stored, not ${opts.dimension}`);
       }
-      const feed = new DocFeed(this.db);
+      const feed = new DocFeed(this.db, this.opts.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS);
+      this.feed = feed;
       const files = { dir: sqliteIndexDir(this.opts), ...(this.opts.onIndexEvent ? { onEvent: this.opts.onIndexEvent } : {}) };
       const vectors = new VectorCache(feed, stmts, opts.embeddingModel, opts.dimension, files);
       const lexical = new LexicalCache(feed, stmts, files);
@@ -124,6 +131,13 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
       c.lexical.warm(tenant);
       c.vectors.warm(tenant);
     });
+  }
+
+  /** Deletes change-feed rows older than `olderThanMs` (see DocFeed.prune); returns how many. */
+  pruneChangeFeed(olderThanMs: number): number {
+    if (!this.feed) throw new EngramError('UNAVAILABLE', 'sqlite storage: pruneChangeFeed before init');
+    const feed = this.feed;
+    return this.sync('pruneChangeFeed', () => feed.prune(olderThanMs));
   }
 
   /** Saves the index files of every loaded tenant that changed since its file was written. */
