@@ -119,7 +119,7 @@ async function build(db: string, n: number): Promise<void> {
   const r = rng(3);
   const t0 = performance.now();
   for (let i = 0; i < n; i += 1000) {
-    await s.appendEvents(texts.slice(i, i + 1000).map((e, j) => makeEvent({ tenant: TENANT, content: e.content as string, sessionId: e.sessionId, ts: e.ts as number, recordedAt: (e.ts as number) + 1 }, r)));
+    await s.appendEvents(texts.slice(i, i + 1000).map((e) => makeEvent({ tenant: TENANT, content: e.content as string, sessionId: e.sessionId, ts: e.ts as number, recordedAt: (e.ts as number) + 1 }, r)));
     if (i % 20000 === 0) console.log(`  appended ${i + 1000} (${round((performance.now() - t0) / 1000, 1)} s)`);
   }
   let done = 0;
