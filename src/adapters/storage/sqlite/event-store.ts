@@ -1,15 +1,14 @@
 /** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
 import { eventToDoc, lexicalContext } from '../../../core/docs.js';
-import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, EventQuery, NewEvent } from '../../../ports/storage.js';
 import type { StoreContext } from './context.js';
 import { insertDoc } from './doc-store.js';
-import { compileFilter } from './filter-sql.js';
 import { PREVIOUS_CONTENT } from './lexical-cache.js';
 import { jsonOrNull, rowToEvent, toNull, type EventRow } from '../sql/rows.js';
-import { allOf, inJsonList, notExpiredSql, scopeSql, sql } from './sql.js';
 import { assertEventBatch } from '../sql/validate-input.js';
+import { timelineSql } from '../sql/timeline-query.js';
+import { SQLITE_DIALECT } from './dialect.js';
 
 const INSERT_EVENT = `INSERT INTO events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id,
   task_id, state_label, importance, source, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -125,30 +124,10 @@ export function getEvents(ctx: StoreContext, tenant: string, ids: readonly strin
   return ids.map((id) => byId.get(id)).filter((e): e is MemoryEvent => e !== undefined);
 }
 
-/**
- * Timeline queries, in seq (append) order. Tags and filters are evaluated on the event's doc, so a
- * redacted event (no doc, no tags) matches neither; without them, redacted tombstones are returned.
- */
+/** Timeline queries (sql/timeline-query.ts). */
 export function queryEvents(ctx: StoreContext, q: EventQuery): MemoryEvent[] {
-  const needsDoc = (q.tags?.length ?? 0) > 0 || !isEmpty(q.filter);
-  const where = allOf([
-    sql('e.tenant = ?', q.tenant),
-    ...scopeSql(q.scope, 'e'),
-    ...inJsonList('e.type', q.types),
-    ...(q.since !== undefined ? [sql('e.ts >= ?', q.since)] : []),
-    ...(q.until !== undefined ? [sql('e.ts < ?', q.until)] : []),
-    ...(q.afterSeq !== undefined ? [sql('e.seq > ?', q.afterSeq)] : []),
-    notExpiredSql('e', q.now),
-    ...(q.tags?.length ? [compileFilter({ op: 'contains', field: { kind: 'column', name: 'tags' }, values: q.tags, mode: 'all' }, 'd')] : []),
-    ...(isEmpty(q.filter) ? [] : [compileFilter(q.filter!, 'd')]),
-  ]);
-  const join = needsDoc ? ` JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id` : '';
-  const newestFirst = q.lastN !== undefined;
-  const limit = Math.min(q.lastN ?? Infinity, q.limit ?? Infinity);
-  const text = `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY e.seq ${newestFirst ? 'DESC' : 'ASC'} LIMIT ?`;
-  const rows = ctx.stmts.get(text).all(...where.params, Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1) as EventRow[];
-  const events = rows.map(rowToEvent);
+  const { statement, newestFirst } = timelineSql(SQLITE_DIALECT, q, SELECT_EVENTS, 'docs');
+  const events = (ctx.stmts.get(statement.text).all(...statement.params) as EventRow[]).map(rowToEvent);
   return newestFirst ? events.reverse() : events;
 }
-
 
