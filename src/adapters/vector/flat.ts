@@ -1,4 +1,3 @@
-import { EngramError } from '../../core/errors.js';
 import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/vector-index.js';
 import { VectorMatrix } from './matrix.js';
 import { QueryScorer } from './scorer.js';
@@ -53,9 +52,7 @@ export class FlatVectorIndex implements VectorIndex {
   }
 
   restoreState(state: { ids: Float64Array; rows: Float32Array }): void {
-    const d = this.dimension;
-    if (state.rows.length !== state.ids.length * d) throw new EngramError('ADAPTER', 'vector state: rows do not match ids');
-    for (let i = 0; i < state.ids.length; i++) this.matrix.set(state.ids[i]!, state.rows.subarray(i * d, (i + 1) * d));
+    this.matrix.adopt(state.ids, state.rows);
   }
 
   search(query: Float32Array, k: number, opts: VectorSearchOptions = {}): VectorHit[] {

@@ -134,8 +134,7 @@ export class UsearchVectorIndex implements VectorIndex {
   restoreState(state: VectorIndexState, graphPath: string): void {
     if (this.matrix.size > 0) throw new EngramError('ADAPTER', 'restoreState needs an empty index');
     const d = this.dimension;
-    if (state.rows.length !== state.ids.length * d) throw new EngramError('ADAPTER', 'vector state: rows do not match ids');
-    for (let i = 0; i < state.ids.length; i++) this.matrix.set(state.ids[i]!, state.rows.subarray(i * d, (i + 1) * d));
+    this.matrix.adopt(state.ids, state.rows);
     if (state.graph && !this.graphError) {
       this.graph = HnswGraph.restore(this.usearch, d, this.opts.hnsw, graphPath, state.graph);
       this.pending = new Set([...state.graph.pending].filter((id) => this.matrix.has(id)));

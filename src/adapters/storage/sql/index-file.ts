@@ -47,6 +47,9 @@ export type IndexFileRead =
 /** A section as bytes: typed arrays are written as their raw bytes (little-endian on every supported host). */
 export type Section = ArrayBufferView;
 
+/** Bytes that bring `n` to the next multiple of 8. */
+const pad8 = (n: number): number => (8 - (n % 8)) % 8;
+
 const bytesOf = (s: Section): Buffer => Buffer.from(s.buffer, s.byteOffset, s.byteLength);
 
 /** Writes the file atomically (temporary file, fsync, rename). Creates the directory when needed. */
@@ -57,7 +60,7 @@ export function writeIndexFile(
 ): number {
   const parts = Object.entries(sections).map(([name, s]) => ({ name, data: bytesOf(s) }));
   const hash = createHash('sha256');
-  for (const p of parts) hash.update(p.data);
+  for (const p of parts) hash.update(p.data).update(Buffer.alloc(pad8(p.data.byteLength)));
   const header: IndexFileHeader = {
     version: INDEX_FILE_VERSION,
     describes: meta.describes,
@@ -66,7 +69,9 @@ export function writeIndexFile(
     sections: parts.map((p) => ({ name: p.name, bytes: p.data.byteLength })),
     sha256: hash.digest('hex'),
   };
-  const head = Buffer.from(JSON.stringify(header), 'utf8');
+  // Sections start at multiples of 8 bytes, so a reader can view them as typed arrays without copying.
+  let head = Buffer.from(JSON.stringify(header), 'utf8');
+  head = Buffer.concat([head, Buffer.alloc(pad8(MAGIC.byteLength + 4 + head.byteLength), 0x20)]);
   const len = Buffer.alloc(4);
   len.writeUInt32LE(head.byteLength);
   mkdirSync(dirname(path), { recursive: true });
@@ -74,7 +79,8 @@ export function writeIndexFile(
   const fd = openSync(tmp, 'w');
   let total = 0;
   try {
-    for (const b of [MAGIC, len, head, ...parts.map((p) => p.data)]) total += writeAll(fd, b);
+    for (const b of [MAGIC, len, head]) total += writeAll(fd, b);
+    for (const p of parts) total += writeAll(fd, p.data) + writeAll(fd, Buffer.alloc(pad8(p.data.byteLength)));
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
@@ -116,7 +122,7 @@ export function readIndexFile(path: string, expect: IndexFileHeader['describes']
   for (const [k, v] of Object.entries(expect)) {
     if (header.describes?.[k] !== v) return { ok: false, fault: 'mismatch', detail: `${k}: ${String(header.describes?.[k])}, expected ${String(v)}` };
   }
-  const body = header.sections.reduce((n, s) => n + s.bytes, 0);
+  const body = header.sections.reduce((n, s) => n + s.bytes + pad8(s.bytes), 0);
   if (buf.byteLength - start < body) return { ok: false, fault: 'truncated', detail: `${buf.byteLength - start} of ${body} section bytes` };
   if (buf.byteLength - start > body) return { ok: false, fault: 'corrupt', detail: 'trailing bytes' };
   const sha = createHash('sha256').update(buf.subarray(start)).digest('hex');
@@ -125,20 +131,22 @@ export function readIndexFile(path: string, expect: IndexFileHeader['describes']
   let off = start;
   for (const s of header.sections) {
     sections.set(s.name, buf.subarray(off, off + s.bytes));
-    off += s.bytes;
+    off += s.bytes + pad8(s.bytes);
   }
   return { ok: true, header, sections };
 }
 
-/** A section's bytes as a typed array (copied, so it is aligned and owns its memory). */
+/** A section's bytes as a typed array: a view into the file's buffer when aligned (sections are), else a copy. */
 export function sectionAs<T extends Float64Array | Float32Array | Int32Array | Uint8Array | Uint16Array>(
   sections: Map<string, Buffer>,
   name: string,
-  Type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  Type: { new (buffer: ArrayBuffer, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number },
 ): T {
   const b = sections.get(name);
   if (!b) throw new EngramError('ADAPTER', `index file: section ${name} missing`);
-  if (b.byteLength % Type.BYTES_PER_ELEMENT !== 0) throw new EngramError('ADAPTER', `index file: section ${name} has a partial element`);
+  const size = Type.BYTES_PER_ELEMENT;
+  if (b.byteLength % size !== 0) throw new EngramError('ADAPTER', `index file: section ${name} has a partial element`);
+  if (b.byteOffset % size === 0) return new Type(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength / size);
   const copy = new ArrayBuffer(b.byteLength);
   new Uint8Array(copy).set(b);
   return new Type(copy);

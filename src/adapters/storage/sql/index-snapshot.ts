@@ -3,7 +3,9 @@
  * index file (index-file.ts). The SQLite adapter saves its lexical and vector caches as two files; PostgreSQL
  * saves both in one. Whatever cannot be read back is reported as a fault, so the caller rebuilds from the rows.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { Bm25Index } from '../../lexical/bm25-index.js';
 import { exportVectorState, restoreVectorState } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
@@ -37,6 +39,7 @@ export function saveIndexParts(path: string, describes: IndexFileHeader['describ
   }
   const a = parts.attrs.exportState();
   Object.assign(sections, { 'attr.ids': a.ids, 'attr.codes': a.codes, 'attr.expires': a.expires, 'attr.strings': stringsSection(a.strings) });
+  let graphFile: string | undefined;
   if (parts.vectors) {
     const tmp = scratch(path);
     try {
@@ -44,7 +47,12 @@ export function saveIndexParts(path: string, describes: IndexFileHeader['describ
       if (v) {
         Object.assign(sections, { 'vec.ids': v.ids, 'vec.rows': v.rows });
         if (v.graph) {
-          Object.assign(sections, { 'vec.pending': v.graph.pending, 'vec.graph': readFileSync(tmp) });
+          // The graph stays in usearch's own file beside this one (loaded from there, never copied), named by
+          // its checksum so two writers never replace each other's graph under a file that names it.
+          const sha = fileSha256(tmp);
+          graphFile = `${basename(path)}.${sha.slice(0, 16)}.hnsw`;
+          renameSync(tmp, join(dirname(path), graphFile));
+          Object.assign(sections, { 'vec.pending': v.graph.pending, 'vec.graph': stringsSection([graphFile, sha]) });
           info.graphLive = v.graph.live;
           info.graphRemoved = v.graph.removed;
         }
@@ -53,8 +61,20 @@ export function saveIndexParts(path: string, describes: IndexFileHeader['describ
       rmSync(tmp, { force: true });
     }
   }
-  return writeIndexFile(path, { describes, covers, info }, sections);
+  const bytes = writeIndexFile(path, { describes, covers, info }, sections);
+  // Graph files no index file names any more.
+  const stem = `${basename(path)}.`;
+  for (const f of readdirSync(dirname(path))) {
+    if (f.startsWith(stem) && f.endsWith('.hnsw') && f !== graphFile) rmSync(join(dirname(path), f), { force: true });
+  }
+  return bytes;
 }
+
+function fileSha256(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+
 
 export type LoadedParts = { ok: true; covers: number; lexicon?: Bm25Index } | { ok: false; fault: IndexFileFault; detail: string };
 
@@ -88,21 +108,21 @@ export function loadIndexParts(
     });
     if (into.vectors) {
       if (!s.has('vec.ids')) return { ok: false, fault: 'mismatch', detail: 'the file holds no vectors' };
-      const graph = s.get('vec.graph');
-      const tmp = scratch(path);
-      try {
-        if (graph) writeFileSync(tmp, graph);
-        const state = {
-          ids: sectionAs(s, 'vec.ids', Float64Array),
-          rows: sectionAs(s, 'vec.rows', Float32Array),
-          ...(graph
-            ? { graph: { live: file.header.info.graphLive ?? 0, removed: file.header.info.graphRemoved ?? 0, pending: sectionAs(s, 'vec.pending', Float64Array) } }
-            : {}),
-        };
-        if (!restoreVectorState(into.vectors, state, tmp)) return { ok: false, fault: 'mismatch', detail: 'this vector index cannot be restored' };
-      } finally {
-        rmSync(tmp, { force: true });
+      let graphPath = '';
+      if (s.has('vec.graph')) {
+        const [name, sha] = sectionStrings(s, 'vec.graph');
+        graphPath = join(dirname(path), name!);
+        if (!existsSync(graphPath)) return { ok: false, fault: 'missing', detail: `graph file ${name}` };
+        if (fileSha256(graphPath) !== sha) return { ok: false, fault: 'corrupt', detail: `graph file ${name}: checksum mismatch` };
       }
+      const state = {
+        ids: sectionAs(s, 'vec.ids', Float64Array),
+        rows: sectionAs(s, 'vec.rows', Float32Array),
+        ...(graphPath
+          ? { graph: { live: file.header.info.graphLive ?? 0, removed: file.header.info.graphRemoved ?? 0, pending: sectionAs(s, 'vec.pending', Float64Array) } }
+          : {}),
+      };
+      if (!restoreVectorState(into.vectors, state, graphPath)) return { ok: false, fault: 'mismatch', detail: 'this vector index cannot be restored' };
     }
     return { ok: true, covers: file.header.covers, ...(lexicon ? { lexicon } : {}) };
   } catch (e) {
