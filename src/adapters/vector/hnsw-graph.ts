@@ -34,7 +34,8 @@ export class HnswGraph {
   ) {
     this.index = new usearch.Index({
       dimensions: dimension,
-      metric: 'ip',
+      // usearch's i8 kernels are cosine only; on the unit vectors stored here cosine ranks as the inner product does.
+      metric: params.quantization === 'i8' ? 'cos' : 'ip',
       quantization: params.quantization,
       connectivity: params.connectivity,
       expansion_add: params.expansionAdd,

@@ -189,3 +189,26 @@ describe.runIf(usearch)('UsearchVectorIndex: saved state', () => {
     }
   });
 });
+
+describe.runIf(usearch)('UsearchVectorIndex: i8 graph', () => {
+  it('an i8 graph (cosine kernels) with f32 rescoring keeps recall@10 near exact', () => {
+    const dim = 64;
+    const data = new ClusteredVectors(dim, 4000, { seed: 11 });
+    const index = make(dim, { annThreshold: 500, indexing: 'inline', hnsw: { quantization: 'i8' } });
+    const all = new Map<number, Float32Array>();
+    for (let i = 0; i < 4000; i++) {
+      const v = data.next();
+      all.set(i, v);
+      index.add(i, v);
+    }
+    expect(index.stats().mode).toBe('hnsw');
+    let sum = 0;
+    for (let q = 0; q < 30; q++) {
+      const query = data.next();
+      const hits = index.search(query, 10);
+      expect(hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score)).toBe(true);
+      sum += recall(hits, bruteForce(all, query, 10));
+    }
+    expect(sum / 30).toBeGreaterThanOrEqual(0.9);
+  });
+});
