@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     dim: { type: 'string', default: '512' },
     k: { type: 'string', default: '10' },
     impls: { type: 'string', default: 'flat,usearch-exact,usearch-hnsw' },
+    /** The HNSW graph's vector copy: f16 (default), i8, bf16 or f32; results are rescored in f32 either way. */
+    quantization: { type: 'string', default: 'f16' },
     'hnsw-runs': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -86,7 +88,7 @@ function makeIndex(impl: Impl): VectorIndex {
   const usearch = loadUsearch();
   if (!usearch) throw new Error('usearch is not available');
   const annThreshold = impl === 'usearch-exact' ? Number.MAX_SAFE_INTEGER : 20_000;
-  return new UsearchVectorIndex(dim, usearch, resolveVectorIndexOptions({ annThreshold }));
+  return new UsearchVectorIndex(dim, usearch, resolveVectorIndexOptions({ annThreshold, hnsw: { quantization: args.quantization as 'f16' } }));
 }
 
 function time(index: VectorIndex, queries: Float32Array[], opts?: VectorSearchOptions): { lat: Latency; hits: VectorHit[][] } {

@@ -14,7 +14,7 @@ export async function openMemory(
   opts: Pick<MemoryDeps, 'clock' | 'onBackgroundError'> = {},
 ): Promise<Memory> {
   const config = parseEngramConfig(input);
-  const primary = await openStorage(config.storage.url);
+  const primary = await openStorage(config.storage.url, { indexDir: config.storage.indexDir });
   const storage = config.cache ? withCache(primary, await openCache(config.cache)) : primary;
   const embedder = createEmbedder(config.embedder);
   const reranker = createReranker(config.reranker);

@@ -39,21 +39,29 @@ export function createReranker<C extends RerankerConfig>(cfg: C): Reranker {
  * (PostgreSQL; pgvector when installed), `pglite:./dir` (embedded PGlite with pgvector; `pglite:` in memory).
  * Engines other than SQLite load their drivers lazily.
  */
-const stores: Record<string, (rest: string, url: string) => Promise<Storage>> = {
-  sqlite: (path) => openSqliteStorage({ path }),
-  postgres: async (_rest, url) => (await import('./storage/postgres/index.js')).openPostgresStorage({ url }),
-  postgresql: async (_rest, url) => (await import('./storage/postgres/index.js')).openPostgresStorage({ url }),
-  pglite: async (dir) => {
+/** Options every engine takes (see `storage` in core/config.ts). */
+export interface StorageOpenOptions {
+  /** Where search indexes are saved; "off" (SQLite) saves none. */
+  indexDir?: string | undefined;
+}
+
+const pgIndexDir = (o: StorageOpenOptions) => (o.indexDir && o.indexDir !== 'off' ? { indexDir: o.indexDir } : {});
+
+const stores: Record<string, (rest: string, url: string, o: StorageOpenOptions) => Promise<Storage>> = {
+  sqlite: (path, _url, o) => openSqliteStorage({ path, ...(o.indexDir ? { indexDir: o.indexDir === 'off' ? false : o.indexDir } : {}) }),
+  postgres: async (_rest, url, o) => (await import('./storage/postgres/index.js')).openPostgresStorage({ url, ...pgIndexDir(o) }),
+  postgresql: async (_rest, url, o) => (await import('./storage/postgres/index.js')).openPostgresStorage({ url, ...pgIndexDir(o) }),
+  pglite: async (dir, _url, o) => {
     const pg = await import('./storage/postgres/index.js');
     const pool = await pg.openPglitePool(dir && dir !== ':memory:' ? { dataDir: dir } : {});
     // The storage owns this PGlite: closing it stops the database, or its timers keep the process alive.
-    return pg.openPostgresStorage({ pool, ownsPool: true });
+    return pg.openPostgresStorage({ pool, ownsPool: true, ...pgIndexDir(o) });
   },
 };
 
 export const STORAGE_SCHEMES = Object.keys(stores);
 
-export function openStorage(url: string): Promise<Storage> {
+export function openStorage(url: string, o: StorageOpenOptions = {}): Promise<Storage> {
   const m = /^([a-z][a-z0-9+.-]*):(?!\\)(.*)$/i.exec(url);
   const scheme = m && m[1]!.length > 1 ? m[1]!.toLowerCase() : 'sqlite';
   const rest = m && m[1]!.length > 1 ? m[2]! : url;
@@ -63,5 +71,5 @@ export function openStorage(url: string): Promise<Storage> {
       issues: [{ path: 'storage.url', message: `unsupported scheme ${scheme}` }],
     });
   }
-  return open(rest === '' ? ':memory:' : rest, url);
+  return open(rest === '' ? ':memory:' : rest, url, o);
 }

@@ -229,7 +229,18 @@ export const piiConfigSchema = z
 
 export const engramConfigSchema = z
   .object({
-    storage: z.object({ url: z.string().min(1).default('sqlite:./engram.db') }).strict().prefault({}),
+    storage: z
+      .object({
+        url: z.string().min(1).default('sqlite:./engram.db'),
+        /**
+         * Where the search indexes are saved so a restart loads them instead of rebuilding (docs/scaling.md).
+         * SQLite: default `<file>.indexes` beside the database, "off" saves none. PostgreSQL: this node's local
+         * cache directory; default none (every process start loads its tenants from the rows).
+         */
+        indexDir: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
     /** Optional Redis hot tier in front of the storage (`redis://host:6379`). Writes stay primary-first. */
     cache: z
       .object({

@@ -6,6 +6,9 @@
  */
 import { stemmer } from 'stemmer';
 
+/** Saved BM25 postings hold analyzed terms: bump this when analysis changes, so saved indexes are rebuilt. */
+export const ANALYZER_VERSION = 1;
+
 const WORD_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 const MARKS_RE = /\p{M}+/gu;
 const ASCII_WORD = /^[a-z]+$/;

@@ -19,6 +19,7 @@
  * Docs live in slots. A removed doc's slot is marked dead and skipped; its postings stay until enough
  * slots are dead, then everything is rebuilt compactly from each live doc's term list.
  */
+import { EngramError } from '../../core/errors.js';
 import { TopK } from '../vector/top-k.js';
 import { analyze } from './analyzer.js';
 
@@ -60,6 +61,18 @@ class Postings {
 
 /** Distinct term ids of one doc with their frequencies: [term, tf, term, tf, …]. */
 type TermCounts = Int32Array;
+
+/** An index's docs as flat arrays (persisted by the storage adapters; see `Bm25Index.fromState`). */
+export interface Bm25State {
+  /** Term strings by term id. */
+  terms: string[];
+  /** Per live doc: its id, analyzed length, and the range [offsets[i], offsets[i+1]) of `counts`. */
+  ids: Float64Array;
+  lengths: Float64Array;
+  offsets: Int32Array;
+  /** [term id, tf, term id, tf, …] of every live doc, back to back. */
+  counts: Int32Array;
+}
 
 export class Bm25Index {
   private readonly termIds = new Map<string, number>();
@@ -180,6 +193,47 @@ export class Bm25Index {
       if (score > top.floor() && accepted(slot)) top.push(this.docIds[slot]!, score);
     }
     return top.sorted();
+  }
+
+  /** The live docs with their term counts (no text is kept, so this is what a saved index holds). */
+  exportState(): Bm25State {
+    const terms: string[] = new Array<string>(this.postings.length);
+    for (const [term, id] of this.termIds) terms[id] = term;
+    const ids = new Float64Array(this.live);
+    const lengths = new Float64Array(this.live);
+    const offsets = new Int32Array(this.live + 1);
+    let total = 0;
+    for (let s = 0; s < this.slots; s++) total += this.counts[s]?.length ?? 0;
+    const counts = new Int32Array(total);
+    let i = 0;
+    let at = 0;
+    for (let s = 0; s < this.slots; s++) {
+      const c = this.counts[s];
+      if (!c) continue;
+      ids[i] = this.docIds[s]!;
+      lengths[i] = this.lengths[s]!;
+      counts.set(c, at);
+      at += c.length;
+      offsets[++i] = at;
+    }
+    return { terms, ids, lengths, offsets, counts };
+  }
+
+  /** An index with exactly the docs of `state` (postings are rebuilt from the counts; nothing is re-analyzed). */
+  static fromState(state: Bm25State): Bm25Index {
+    const { terms, ids, lengths, offsets, counts } = state;
+    if (offsets.length !== ids.length + 1 || lengths.length !== ids.length || offsets[ids.length] !== counts.length) {
+      throw new EngramError('ADAPTER', 'bm25 state: array lengths disagree');
+    }
+    const index = new Bm25Index();
+    terms.forEach((t) => index.termId(t));
+    index.grow(Math.max(64, ids.length));
+    for (let i = 0; i < ids.length; i++) {
+      const c = counts.slice(offsets[i]!, offsets[i + 1]!);
+      for (let j = 0; j < c.length; j += 2) if (c[j]! < 0 || c[j]! >= terms.length) throw new EngramError('ADAPTER', 'bm25 state: unknown term id');
+      index.place(ids[i]!, lengths[i]!, c);
+    }
+    return index;
   }
 
   private termId(term: string): number {

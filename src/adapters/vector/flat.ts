@@ -46,6 +46,15 @@ export class FlatVectorIndex implements VectorIndex {
     this.matrix.clear();
   }
 
+  /** The ids and f32 rows (copied); see UsearchVectorIndex.exportState. */
+  exportState(): { ids: Float64Array; rows: Float32Array } {
+    return { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.rows().slice() };
+  }
+
+  restoreState(state: { ids: Float64Array; rows: Float32Array }): void {
+    this.matrix.adopt(state.ids, state.rows);
+  }
+
   search(query: Float32Array, k: number, opts: VectorSearchOptions = {}): VectorHit[] {
     this.matrix.checkVector(query, 'query');
     const top = new TopK(resultCount(k, this.matrix.size));

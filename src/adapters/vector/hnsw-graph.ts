@@ -1,3 +1,4 @@
+import { EngramError } from '../../core/errors.js';
 import type { UsearchIndex, UsearchModule, UsearchScalar } from './usearch-module.js';
 
 export interface HnswParams {
@@ -33,7 +34,8 @@ export class HnswGraph {
   ) {
     this.index = new usearch.Index({
       dimensions: dimension,
-      metric: 'ip',
+      // usearch's i8 kernels are cosine only; on the unit vectors stored here cosine ranks as the inner product does.
+      metric: params.quantization === 'i8' ? 'cos' : 'ip',
       quantization: params.quantization,
       connectivity: params.connectivity,
       expansion_add: params.expansionAdd,
@@ -44,6 +46,22 @@ export class HnswGraph {
 
   get size(): number {
     return this.live;
+  }
+
+  /** Writes the graph (usearch's own file format) to `path`; `restore` reads it back. */
+  save(path: string): { live: number; removed: number } {
+    this.index.save(path);
+    return { live: this.live, removed: this.removedNodes };
+  }
+
+  /** A graph loaded from a file `save` wrote with the same dimension and parameters. */
+  static restore(usearch: UsearchModule, dimension: number, params: HnswParams, path: string, counts: { live: number; removed: number }): HnswGraph {
+    const g = new HnswGraph(usearch, dimension, params);
+    g.index.load(path);
+    if (g.index.size() !== counts.live) throw new EngramError('ADAPTER', `hnsw file holds ${g.index.size()} vectors, expected ${counts.live}`);
+    g.live = counts.live;
+    g.removedNodes = counts.removed;
+    return g;
   }
 
   /** Removed nodes still in the graph (their slots are reused by later inserts). */

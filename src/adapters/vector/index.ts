@@ -2,11 +2,11 @@ import { EngramError } from '../../core/errors.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import { FlatVectorIndex } from './flat.js';
 import { resolveVectorIndexOptions, type VectorIndexOptions } from './options.js';
-import { UsearchVectorIndex, type UsearchIndexStats } from './usearch-index.js';
+import { UsearchVectorIndex, type UsearchIndexStats, type VectorIndexState } from './usearch-index.js';
 import { loadUsearch, usearchLoadError, type UsearchModule } from './usearch-module.js';
 
 export { FlatVectorIndex, TopK } from './flat.js';
-export { UsearchVectorIndex, type UsearchIndexStats } from './usearch-index.js';
+export { UsearchVectorIndex, type UsearchIndexStats, type VectorIndexState } from './usearch-index.js';
 export type { VectorIndexOptions } from './options.js';
 
 export type VectorBackend = 'usearch' | 'flat';
@@ -60,4 +60,22 @@ export function describeVectorIndex(index: VectorIndex): VectorIndexInfo {
   }
   const backend = index instanceof FlatVectorIndex ? 'flat' : 'other';
   return { backend, mode: index.approximate ? 'hnsw' : 'exact', size: index.size, approximate: index.approximate, pending: 0 };
+}
+
+/**
+ * What a saved index holds (see adapters/storage/sql/index-file.ts): the vectors, and the HNSW graph written to
+ * `graphPath` when there is one. Undefined for an index of another kind (it is then rebuilt from the rows).
+ */
+export function exportVectorState(index: VectorIndex, graphPath: string): VectorIndexState | undefined {
+  if (index instanceof UsearchVectorIndex) return index.exportState(graphPath);
+  if (index instanceof FlatVectorIndex) return index.exportState();
+  return undefined;
+}
+
+/** Fills an empty index from `exportVectorState` output; false when this kind of index cannot take it. */
+export function restoreVectorState(index: VectorIndex, state: VectorIndexState, graphPath: string): boolean {
+  if (index instanceof UsearchVectorIndex) index.restoreState(state, graphPath);
+  else if (index instanceof FlatVectorIndex) index.restoreState(state);
+  else return false;
+  return true;
 }

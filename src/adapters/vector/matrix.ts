@@ -81,6 +81,25 @@ export class VectorMatrix {
     return existed;
   }
 
+  /**
+   * Replaces the contents of an empty matrix with `rows` (one per id, already checked when first written; a
+   * saved index file is checksummed). `rows` is adopted when it starts its buffer (native scans read from the
+   * buffer start), else copied once; the next growth copies it.
+   */
+  adopt(ids: Float64Array, rows: Float32Array): void {
+    if (this.count !== 0) throw new EngramError('ADAPTER', 'adopt needs an empty matrix');
+    if (rows.length !== ids.length * this.dimension) throw new EngramError('ADAPTER', 'vector state: rows do not match ids');
+    this.data = rows.byteOffset === 0 ? rows : rows.slice();
+    this.ids = Float64Array.from(ids);
+    this.tails = new Float64Array(ids.length * 2);
+    for (let slot = 0; slot < ids.length; slot++) {
+      if (this.slotOf.has(ids[slot]!)) throw new EngramError('ADAPTER', 'vector state: an id appears twice');
+      this.slotOf.set(ids[slot]!, slot);
+      this.writeTails(slot);
+    }
+    this.count = ids.length;
+  }
+
   /** Removes `id`, moving the last row into its slot. Returns false when the id was absent. */
   delete(id: number): boolean {
     const slot = this.slotOf.get(id);
@@ -139,7 +158,7 @@ export class VectorMatrix {
   }
 
   private grow(): void {
-    const cap = this.ids.length * 2;
+    const cap = Math.max(1024, this.ids.length * 2);
     const data = new Float32Array(cap * this.dimension);
     data.set(this.data);
     const ids = new Float64Array(cap);

@@ -23,7 +23,8 @@ export const vectorIndexOptionsSchema = z
         connectivity: positiveInt.max(64).default(32),
         expansionAdd: positiveInt.max(4096).default(64),
         expansionSearch: positiveInt.max(4096).default(192),
-        quantization: z.enum(['f32', 'f16', 'bf16']).default('f16'),
+        /** The graph's own vector copy (candidates are rescored in f32 either way); see docs/benchmarks.md for recall. */
+        quantization: z.enum(['f32', 'f16', 'bf16', 'i8']).default('f16'),
         threads: positiveInt.max(256).optional(),
       })
       .strict()

@@ -147,3 +147,68 @@ describe.runIf(usearch)('UsearchVectorIndex', () => {
     }
   });
 });
+
+describe.runIf(usearch)('UsearchVectorIndex: saved state', () => {
+  it('restores vectors and the HNSW graph (tombstones and pending ids included) without rebuilding it', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'engram-hnsw-'));
+    try {
+      const dim = 32;
+      const data = new ClusteredVectors(dim, 3000, { seed: 3 });
+      const a = make(dim, { annThreshold: 500, indexing: 'inline' });
+      const all = new Map<number, Float32Array>();
+      for (let i = 0; i < 3000; i++) {
+        const v = data.next();
+        all.set(i, v);
+        a.add(i, v);
+      }
+      for (let i = 0; i < 3000; i += 7) {
+        a.remove(i);
+        all.delete(i);
+      }
+      expect(a.stats()).toMatchObject({ mode: 'hnsw', pending: 0 });
+      const path = join(dir, 'graph');
+      const state = a.exportState(path);
+      expect(state.graph).toBeDefined();
+      const b = make(dim, { annThreshold: 500, indexing: 'inline' });
+      b.restoreState(state, path);
+      expect(b.stats()).toEqual(a.stats());
+      const rand = seededRandom(5);
+      for (let q = 0; q < 20; q++) {
+        const query = all.get(Math.floor(rand() * 2999) + 1) ?? data.next();
+        expect(b.search(query, 10)).toEqual(a.search(query, 10));
+        expect(recall(b.search(query, 10), bruteForce(all, query, 10))).toBeGreaterThanOrEqual(0.9);
+      }
+      // Writes after a restore go to the restored graph.
+      b.add(99_999, all.get(1)!);
+      expect(b.search(all.get(1)!, 2).map((h) => h.id).sort()).toEqual([1, 99_999]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(usearch)('UsearchVectorIndex: i8 graph', () => {
+  it('an i8 graph (cosine kernels) with f32 rescoring keeps recall@10 near exact', () => {
+    const dim = 64;
+    const data = new ClusteredVectors(dim, 4000, { seed: 11 });
+    const index = make(dim, { annThreshold: 500, indexing: 'inline', hnsw: { quantization: 'i8' } });
+    const all = new Map<number, Float32Array>();
+    for (let i = 0; i < 4000; i++) {
+      const v = data.next();
+      all.set(i, v);
+      index.add(i, v);
+    }
+    expect(index.stats().mode).toBe('hnsw');
+    let sum = 0;
+    for (let q = 0; q < 30; q++) {
+      const query = data.next();
+      const hits = index.search(query, 10);
+      expect(hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score)).toBe(true);
+      sum += recall(hits, bruteForce(all, query, 10));
+    }
+    expect(sum / 30).toBeGreaterThanOrEqual(0.9);
+  });
+});

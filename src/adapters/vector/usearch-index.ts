@@ -1,4 +1,4 @@
-import { adapterError, type EngramError } from '../../core/errors.js';
+import { adapterError, EngramError } from '../../core/errors.js';
 import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/vector-index.js';
 import { runInSlices, type SlicedWork } from './background.js';
 import { resultCount } from './flat.js';
@@ -33,6 +33,15 @@ export interface UsearchIndexStats {
 }
 
 type Accept = (id: number) => boolean;
+
+/** A vector index as saved beside the store (see adapters/storage/sql/index-file.ts). */
+export interface VectorIndexState {
+  ids: Float64Array;
+  /** Row-major f32 vectors, one per id. */
+  rows: Float32Array;
+  /** The HNSW graph, saved to a separate file: its counts and the ids not inserted yet. */
+  graph?: { live: number; removed: number; pending: Float64Array };
+}
 
 /**
  * usearch-backed index. Keeps every vector in a dense f32 matrix (the source of truth and of every score) and:
@@ -109,6 +118,31 @@ export class UsearchVectorIndex implements VectorIndex {
   clear(): void {
     this.dropGraph();
     this.matrix.clear();
+  }
+
+  /**
+   * The vectors (ids and f32 rows, copied) and, when a graph exists, the graph written to `graphPath` with
+   * the ids not yet in it. `restoreState` on a fresh index gives back this index.
+   */
+  exportState(graphPath: string): VectorIndexState {
+    const state: VectorIndexState = { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.rows().slice() };
+    if (this.graph) state.graph = { ...this.graph.save(graphPath), pending: Float64Array.from(this.pending) };
+    return state;
+  }
+
+  /** Fills an empty index from `exportState` output; the graph is read from `graphPath` instead of being rebuilt. */
+  restoreState(state: VectorIndexState, graphPath: string): void {
+    if (this.matrix.size > 0) throw new EngramError('ADAPTER', 'restoreState needs an empty index');
+    const d = this.dimension;
+    this.matrix.adopt(state.ids, state.rows);
+    if (state.graph && !this.graphError) {
+      this.graph = HnswGraph.restore(this.usearch, d, this.opts.hnsw, graphPath, state.graph);
+      this.pending = new Set([...state.graph.pending].filter((id) => this.matrix.has(id)));
+      this.pendingCursor = null;
+      if (this.pending.size > 0) this.afterPendingGrew();
+    } else if (this.matrix.size >= this.opts.annThreshold && !this.graphError) {
+      this.startGraph();
+    }
   }
 
   /** Inserts every pending vector into the graph now (blocking). Tests and benchmarks use it. */

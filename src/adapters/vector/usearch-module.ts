@@ -10,7 +10,7 @@ export interface UsearchMatches {
 }
 
 export type UsearchMetric = 'ip' | 'cos';
-export type UsearchScalar = 'f32' | 'f16' | 'bf16';
+export type UsearchScalar = 'f32' | 'f16' | 'bf16' | 'i8';
 
 export interface UsearchIndexConfig {
   dimensions: number;
@@ -28,6 +28,8 @@ export interface UsearchIndex {
   remove(keys: bigint): number;
   contains(keys: bigint): boolean;
   size(): number;
+  save(path: string): void;
+  load(path: string): void;
 }
 
 export interface UsearchModule {

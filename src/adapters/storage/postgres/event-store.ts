@@ -2,17 +2,17 @@
 import { eventToDoc } from '../../../core/docs.js';
 import { batchContexts } from './lexical-context.js';
 import { EngramError } from '../../../core/errors.js';
-import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, BackupEvent, EventQuery, NewEvent, RestoreReport } from '../../../ports/storage.js';
 import { storedEventState, validateBackupEvents } from '../sql/stores/backup.js';
 import { assertEventBatch } from '../sql/validate-input.js';
+import { timelineSql } from '../sql/timeline-query.js';
+import { POSTGRES_DIALECT } from './dialect.js';
 import type { PgContext } from './context.js';
 import type { Tx } from './db.js';
 import { insertDocs } from './doc-store.js';
-import { compileFilter } from './filter-sql.js';
 import { jsonOrNull, num, rowToEvent, toNull, type EventRow } from '../sql/rows.js';
-import { allOf, inList, notExpiredSql, scopeSql, sql } from './sql.js';
+import { sql } from './sql.js';
 
 export const SELECT_EVENTS = `SELECT e.*, c.name, c.content, c.tool, c.args, c.result, c.tags, c.metadata, c.content_hash, c.pii,
   r.redacted_at, r.reason
@@ -198,32 +198,10 @@ export async function getEvents(ctx: PgContext, tenant: string, ids: readonly st
   return ids.map((id) => byId.get(id)).filter((e): e is MemoryEvent => e !== undefined);
 }
 
-/**
- * Timeline queries, in seq order. Tags and filters are evaluated on the event's doc, so a redacted event
- * (no doc, no tags) matches neither; without them, redacted tombstones are returned.
- */
+/** Timeline queries (sql/timeline-query.ts). */
 export async function queryEvents(ctx: PgContext, q: EventQuery): Promise<MemoryEvent[]> {
-  const needsDoc = (q.tags?.length ?? 0) > 0 || !isEmpty(q.filter);
-  const where = allOf([
-    sql('e.tenant = ?', q.tenant),
-    ...scopeSql(q.scope, 'e'),
-    ...inList('e.type', q.types),
-    ...(q.since !== undefined ? [sql('e.ts >= ?', q.since)] : []),
-    ...(q.until !== undefined ? [sql('e.ts < ?', q.until)] : []),
-    ...(q.knownAt !== undefined ? [sql('e.recorded_at <= ?', q.knownAt)] : []),
-    ...(q.afterSeq !== undefined ? [sql('e.seq > ?', q.afterSeq)] : []),
-    notExpiredSql('e', q.now),
-    ...(q.tags?.length ? [sql('d.tags @> ?::text[]', q.tags)] : []),
-    ...(isEmpty(q.filter) ? [] : [compileFilter(q.filter!, 'd')]),
-  ]);
-  const join = needsDoc ? ` JOIN engram.docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id` : '';
-  const newestFirst = q.lastN !== undefined;
-  const limit = Math.min(q.lastN ?? Infinity, q.limit ?? Infinity);
-  const rows = await ctx.db.rows<EventRow>({
-    text: `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY ${newestFirst ? 'e.ts DESC, e.seq DESC' : 'e.seq ASC'}${Number.isFinite(limit) ? ' LIMIT ?' : ''}`,
-    params: [...where.params, ...(Number.isFinite(limit) ? [Math.max(0, Math.floor(limit))] : [])],
-  });
-  const events = rows.map(rowToEvent);
+  const { statement, newestFirst } = timelineSql(POSTGRES_DIALECT, q, SELECT_EVENTS, 'engram.docs');
+  const events = (await ctx.db.rows<EventRow>(statement)).map(rowToEvent);
   return newestFirst ? events.reverse() : events;
 }
 

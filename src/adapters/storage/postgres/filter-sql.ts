@@ -5,8 +5,8 @@
  * text key is NULL on arrays and scalars, as `fieldValue` is undefined there). Strings are ordered as
  * JavaScript orders them (UTF-16 code units) through `engram.utf16_key` and the "C" collation.
  */
-import type { FilterNode, Scalar } from '../../../core/filter.js';
-import { compileFilter as compile, ORDER_OPS, type FieldSql, type FilterLeaves, type OrderCmp } from '../sql/filter-compiler.js';
+import type { Scalar } from '../../../core/filter.js';
+import { compilerFor, ORDER_OPS, type FieldSql, type FilterLeaves, type OrderCmp } from '../sql/filter-compiler.js';
 import { anyOf, FALSE_SQL, sql, TRUE_SQL, type Sql } from '../sql/fragment.js';
 
 const coalesce = (s: Sql): Sql => ({ text: `COALESCE((${s.text}), FALSE)`, params: s.params });
@@ -66,17 +66,10 @@ function metaField(column: string, path: readonly string[]): FieldSql {
 
 export const POSTGRES_FILTER_LEAVES: FilterLeaves = {
   string: stringColumn,
-  number: (c) => plainColumn(c, 'number'),
-  boolean: (c) => plainColumn(c, 'boolean'),
-  array: (c) => ({
-    defined: TRUE_SQL,
-    present: TRUE_SQL,
-    eq: () => FALSE_SQL,
-    order: () => FALSE_SQL,
-    has: (x) => (typeof x === 'string' ? sql(`${c} @> ARRAY[?::text]`, x) : FALSE_SQL),
-  }),
+  plain: plainColumn,
+  listHas: (c, x) => (typeof x === 'string' ? sql(`${c} @> ARRAY[?::text]`, x) : FALSE_SQL),
   meta: metaField,
 };
 
 /** A predicate over the docs row aliased `alias` that holds exactly when `matchesFilter(doc, node)` does. */
-export const compileFilter = (node: FilterNode, alias = 'd'): Sql => compile(POSTGRES_FILTER_LEAVES, node, alias);
+export const compileFilter = compilerFor(POSTGRES_FILTER_LEAVES);

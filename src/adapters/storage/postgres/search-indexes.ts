@@ -9,7 +9,11 @@
 import { lexicalContext, lexicalText } from '../../../core/docs.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
-import { createVectorIndex } from '../../vector/index.js';
+import { join } from 'node:path';
+import { ANALYZER_VERSION } from '../../lexical/analyzer.js';
+import { createVectorIndex, UsearchVectorIndex } from '../../vector/index.js';
+import { tenantFileName, type IndexEvent, type IndexFileHeader } from '../sql/index-file.js';
+import { loadIndexParts, saveIndexParts } from '../sql/index-snapshot.js';
 import { Interner } from '../sql/doc-attributes.js';
 import { num } from '../sql/rows.js';
 import { ATTR_COLUMNS, attrsOf, lexicalHits, TenantIndex, vectorHits, type AttrRow } from '../sql/tenant-index.js';
@@ -47,7 +51,16 @@ type DocRow = AttrRow & { doc_id: string | number | null; text: string | null; c
 interface Tenant {
   index: TenantIndex;
   epoch: number;
+  /** Docs re-read since its file was saved (or loaded). */
+  dirty: number;
+  /** Its file is current. */
+  saved: boolean;
 }
+
+/** After this many changed docs a tenant's file is saved again (see docs/scaling.md). */
+const SAVE_AFTER_CHANGES = 20_000;
+/** Feed rows are pruned at most this often per process. */
+const PRUNE_EVERY_MS = 60_000;
 
 export interface IndexOptions {
   model: string;
@@ -55,17 +68,34 @@ export interface IndexOptions {
   mode: VectorMode;
   /** Vectors are searched here (no pgvector column serves the model). */
   vectors: boolean;
+  /** This node's directory for saved index files (none: every first search loads from the rows). */
+  indexDir?: string | undefined;
+  /** The schema, part of the files' names. */
+  schema: string;
+  /** Feed rows older than this are pruned (after a save); a reader behind them reloads. Default one day. */
+  feedRetentionMs?: number | undefined;
+  onIndexEvent?: ((e: IndexEvent) => void) | undefined;
 }
+
+/** One day: a node that was away longer loads its tenants from the rows (or a newer file) when it returns. */
+export const DEFAULT_FEED_RETENTION_MS = 24 * 3600 * 1000;
 
 export class InProcessIndexes {
   private readonly tenants = new Map<string, Tenant>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly interner = new Interner();
+  private instance: Promise<string> | undefined;
+  private lastPrune = 0;
+  private readonly savesDue = new Set<string>();
 
   constructor(
     private readonly db: PgDb,
     private readonly opts: IndexOptions,
   ) {}
+
+  private event(e: IndexEvent): void {
+    this.opts.onIndexEvent?.(e);
+  }
 
   async lexicalSearch(q: DocQuery & { text: string }): Promise<{ hits: DocHit[]; termBest: number[] }> {
     const { index, allowed } = await this.current(q);
@@ -79,11 +109,115 @@ export class InProcessIndexes {
     return vectorHits(index.vectors, index.attrs, q, allowed);
   }
 
-  /** Loads (or catches up) the tenant's indexes and completes the vector graph. */
+  /** Loads (or catches up) the tenant's indexes, completes the vector graph and saves its file when not current. */
   async warm(tenant: string): Promise<void> {
     const row = await this.db.one<{ epoch: string | number | null }>(sql('SELECT vector_epoch AS epoch FROM engram.tenant_state WHERE tenant = ?', tenant));
     const t = await this.sync(tenant, num(row?.epoch ?? 0));
     t.index.vectors?.flush?.();
+    await this.save(tenant, t);
+  }
+
+  /** Saves every loaded tenant whose file is not current (close). */
+  async saveAll(): Promise<void> {
+    for (const [tenant, t] of this.tenants) await this.save(tenant, t);
+  }
+
+  /**
+   * Deletes feed rows older than `olderThanMs` and raises each tenant's `feed_floor` past them: readers (an
+   * index in some process, a saved file) below the floor load afresh instead of catching up. Returns the rows
+   * deleted.
+   */
+  async pruneFeed(olderThanMs: number): Promise<number> {
+    const cutoff = Date.now() - olderThanMs;
+    return this.db.tx('prune doc_changes', async (tx) => {
+      const gone = await tx.rows<{ n: string | number }>(
+        sql(
+          `WITH gone AS (DELETE FROM engram.doc_changes WHERE at < ? RETURNING tenant, epoch),
+             floors AS (SELECT tenant, max(epoch) AS top, count(*) AS n FROM gone GROUP BY tenant),
+             raised AS (UPDATE engram.tenant_state s SET feed_floor = GREATEST(s.feed_floor, f.top) FROM floors f WHERE s.tenant = f.tenant)
+           SELECT coalesce(sum(n), 0) AS n FROM floors`,
+          cutoff,
+        ),
+      );
+      return num(gone[0]?.n ?? 0);
+    });
+  }
+
+  // --- saved files ----------------------------------------------------------------------------------
+
+  private async fileOf(tenant: string): Promise<{ path: string; describes: IndexFileHeader['describes'] } | undefined> {
+    const dir = this.opts.indexDir;
+    if (!dir) return undefined;
+    this.instance ??= this.db
+      .one<{ value: string }>(sql("SELECT value FROM engram.meta WHERE key = 'instance_id'"))
+      .then((r) => r?.value ?? 'none');
+    const instance = await this.instance;
+    const { model, dimension, schema } = this.opts;
+    return {
+      path: join(dir, `${schema}-${instance}`, `${tenantFileName(tenant)}.idx`),
+      describes: { engine: 'postgres', instance, schema, tenant, analyzer: ANALYZER_VERSION, model, dimension, vectors: this.opts.vectors ? 1 : 0 },
+    };
+  }
+
+  private async save(tenant: string, t: Tenant): Promise<void> {
+    if (t.saved) return;
+    const file = await this.fileOf(tenant);
+    if (!file) return;
+    try {
+      const t0 = performance.now();
+      const bytes = saveIndexParts(file.path, file.describes, t.epoch, { lexicon: t.index.lexicon, attrs: t.index.attrs, vectors: t.index.vectors });
+      t.dirty = 0;
+      t.saved = !t.index.vectors || !(t.index.vectors instanceof UsearchVectorIndex) || t.index.vectors.stats().pending === 0;
+      this.event({ kind: 'saved', index: 'tenant', tenant, covers: t.epoch, bytes, ms: performance.now() - t0 });
+    } catch (e) {
+      this.event({ kind: 'save-failed', index: 'tenant', tenant, error: (e as Error).message });
+      return;
+    }
+    if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await this.pruneFeed(this.opts.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS).catch(() => undefined);
+    }
+  }
+
+  /** Saves on a later event-loop turn, behind the tenant's queue (never inside the search that asked). */
+  private saveSoon(tenant: string): void {
+    if (!this.opts.indexDir || this.savesDue.has(tenant)) return;
+    this.savesDue.add(tenant);
+    setImmediate(() => {
+      this.savesDue.delete(tenant);
+      const run = (this.queues.get(tenant) ?? Promise.resolve()).then(async () => {
+        const t = this.tenants.get(tenant);
+        if (t) await this.save(tenant, t);
+      });
+      this.queues.set(tenant, run.catch(() => undefined));
+    }).unref();
+  }
+
+  /** The tenant from its saved file, caught up to `epoch`; undefined (after an event saying why) when unusable. */
+  private async restore(tenant: string, epoch: number): Promise<Tenant | undefined> {
+    const file = await this.fileOf(tenant);
+    if (!file) return undefined;
+    const t0 = performance.now();
+    const index = this.newIndex();
+    const r = loadIndexParts(file.path, file.describes, { lexicon: true, attrs: index.attrs, ...(index.vectors ? { vectors: index.vectors } : {}) });
+    if (!r.ok) {
+      this.event({ kind: 'loaded', index: 'tenant', tenant, from: 'rows', fault: r.fault, detail: r.detail, ms: performance.now() - t0 });
+      return undefined;
+    }
+    index.lexicon = r.lexicon!;
+    const t: Tenant = { index, epoch: r.covers, dirty: 0, saved: true };
+    const caughtUp = r.covers > epoch ? false : await this.catchUp(tenant, t, epoch);
+    if (caughtUp === false) {
+      this.event({ kind: 'loaded', index: 'tenant', tenant, from: 'rows', fault: 'stale', detail: `covers epoch ${r.covers}, tenant at ${epoch}`, ms: performance.now() - t0 });
+      return undefined;
+    }
+    this.event({ kind: 'loaded', index: 'tenant', tenant, from: 'file', covers: r.covers, caughtUp, ms: performance.now() - t0 });
+    if (caughtUp > 0) this.saveSoon(tenant);
+    return t;
+  }
+
+  private newIndex(): TenantIndex {
+    return new TenantIndex(this.interner, this.opts.vectors ? createVectorIndex(this.opts.dimension) : undefined, this.opts.dimension);
   }
 
   /** The tenant's indexes at (at least) the epoch the query reads, and the filter's allow-list. */
@@ -109,16 +243,17 @@ export class InProcessIndexes {
     return run;
   }
 
-  private async syncNow(tenant: string, epoch: number): Promise<Tenant> {
+  private async syncNow(tenant: string, epoch: number, fromFile = true): Promise<Tenant> {
     let t = this.tenants.get(tenant);
     if (!t) {
-      t = await this.load(tenant);
+      t = (fromFile ? await this.restore(tenant, epoch) : undefined) ?? (await this.load(tenant));
       this.tenants.set(tenant, t);
     }
-    if (t.epoch < epoch && !(await this.catchUp(tenant, t, epoch))) {
+    if (t.epoch < epoch && (await this.catchUp(tenant, t, epoch)) === false) {
       this.tenants.delete(tenant);
-      return this.syncNow(tenant, epoch);
+      return this.syncNow(tenant, epoch, false);
     }
+    if (t.dirty >= SAVE_AFTER_CHANGES) this.saveSoon(tenant);
     return t;
   }
 
@@ -138,19 +273,23 @@ export class InProcessIndexes {
   }
 
   /** The tenant's docs and epoch from one snapshot, so the index is exactly the state at that epoch. */
-  private load(tenant: string): Promise<Tenant> {
+  private async load(tenant: string): Promise<Tenant> {
     const c = this.columns(sql(CONTEXTS_OF_TENANT, tenant));
-    return this.db.tx(
+    const t0 = performance.now();
+    const t = await this.db.tx(
       'search (load index)',
       async (tx) => {
         const e = await tx.one<{ vector_epoch: string | number }>(sql('SELECT vector_epoch FROM engram.tenant_state WHERE tenant = ?', tenant));
         const rows = await tx.rows<DocRow>({ text: `SELECT ${c.select} FROM engram.docs d ${c.join} WHERE d.tenant = ?`, params: [...c.params, tenant] });
-        const index = new TenantIndex(this.interner, this.opts.vectors ? createVectorIndex(this.opts.dimension) : undefined, this.opts.dimension);
+        const index = this.newIndex();
         for (const r of rows) this.put(index, r);
-        return { index, epoch: num(e?.vector_epoch ?? 0) };
+        return { index, epoch: num(e?.vector_epoch ?? 0), dirty: 0, saved: false };
       },
       { readOnly: true, snapshot: true },
     );
+    if (this.opts.indexDir) this.saveSoon(tenant);
+    else this.event({ kind: 'loaded', index: 'tenant', tenant, from: 'rows', fault: 'disabled', ms: performance.now() - t0 });
+    return t;
   }
 
   /**
@@ -158,20 +297,33 @@ export class InProcessIndexes {
    * now, put back as it is now (a later change to it is applied again, harmlessly). False when the feed says
    * to reload.
    */
-  private async catchUp(tenant: string, t: Tenant, epoch: number): Promise<boolean> {
+  private async catchUp(tenant: string, t: Tenant, epoch: number): Promise<number | false> {
     const c = this.columns(sql(CONTEXT_JOIN));
-    const rows = await this.db.rows<DocRow & { changed: string | number }>({
-      text: `SELECT DISTINCT ON (ch.doc_id) ch.doc_id AS changed, ${c.select}
-        FROM engram.doc_changes ch LEFT JOIN engram.docs d ON d.tenant = ch.tenant AND d.doc_id = ch.doc_id ${c.join}
-        WHERE ch.tenant = ? AND ch.epoch > ? AND ch.epoch <= ?`,
-      params: [...c.params, tenant, t.epoch, epoch],
-    });
-    if (rows.some((r) => num(r.changed) === 0)) return false;
+    // The floor and the rows come from one snapshot, so a prune between them cannot hide a change.
+    const rows = await this.db.tx(
+      'search (catch up index)',
+      async (tx) => {
+        const floor = await tx.one<{ feed_floor: string | number }>(sql('SELECT feed_floor FROM engram.tenant_state WHERE tenant = ?', tenant));
+        if (num(floor?.feed_floor ?? 0) > t.epoch) return undefined;
+        return tx.rows<DocRow & { changed: string | number }>({
+          text: `SELECT DISTINCT ON (ch.doc_id) ch.doc_id AS changed, ${c.select}
+            FROM engram.doc_changes ch LEFT JOIN engram.docs d ON d.tenant = ch.tenant AND d.doc_id = ch.doc_id ${c.join}
+            WHERE ch.tenant = ? AND ch.epoch > ? AND ch.epoch <= ?`,
+          params: [...c.params, tenant, t.epoch, epoch],
+        });
+      },
+      { readOnly: true, snapshot: true },
+    );
+    if (!rows || rows.some((r) => num(r.changed) === 0)) return false;
     for (const r of rows) {
       if (r.doc_id === null) t.index.remove(num(r.changed));
       else this.put(t.index, r);
     }
     t.epoch = epoch;
-    return true;
+    if (rows.length > 0) {
+      t.dirty += rows.length;
+      t.saved = false;
+    }
+    return rows.length;
   }
 }

@@ -23,6 +23,7 @@ import { prepareSchema } from './schema-setup.js';
 import { InProcessIndexes } from './search-indexes.js';
 import { annSearch } from './vector-search.js';
 import type { VectorPreference } from './vector-setup.js';
+import type { IndexEvent } from '../sql/index-file.js';
 
 export interface StorageLogger {
   warn(message: string, details?: Record<string, unknown>): void;
@@ -49,6 +50,15 @@ export interface PostgresStorageOptions {
   logger?: StorageLogger;
   /** The schema to migrate to; tests pass a prefix or an extension of `MIGRATIONS`. */
   migrations?: readonly PgMigration[];
+  /**
+   * This node's local directory for saved search indexes (one file per tenant, see docs/scaling.md), so a
+   * restart loads them and catches up from the change feed instead of rebuilding. Default: none.
+   */
+  indexDir?: string;
+  /** Change-feed rows older than this are pruned (ms; default one day); a reader further behind reloads. */
+  feedRetentionMs?: number;
+  /** Told when a tenant's index is opened (from its file, or from the rows and why) or saved. */
+  onIndexEvent?: (e: IndexEvent) => void;
 }
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -112,6 +122,10 @@ export class PostgresStorage extends SqlStorageBase<PgContext> implements Storag
           dimension: opts.dimension,
           mode: setup.mode,
           vectors: !usesAnn({ ann: setup.ann, model: opts.embeddingModel, dimension: opts.dimension }),
+          schema: this.schema,
+          indexDir: this.opts.indexDir,
+          feedRetentionMs: this.opts.feedRetentionMs,
+          onIndexEvent: this.opts.onIndexEvent,
         }),
         annOptions: { ...DEFAULT_ANN, ...this.opts.ann },
       };
@@ -130,8 +144,14 @@ export class PostgresStorage extends SqlStorageBase<PgContext> implements Storag
     return this.run('warm', (c) => c.indexes.warm(tenant));
   }
 
+  /** Deletes change-feed rows older than `olderThanMs` (see InProcessIndexes.pruneFeed); returns how many. */
+  pruneChangeFeed(olderThanMs: number): Promise<number> {
+    return this.run('pruneChangeFeed', (c) => c.indexes.pruneFeed(olderThanMs));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
+    if (this.ctx) await this.ctx.indexes.saveAll().catch(() => undefined);
     this.closed = true;
     this.ctx = undefined;
     this.runner = undefined;

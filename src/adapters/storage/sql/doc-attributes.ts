@@ -1,3 +1,4 @@
+import { EngramError } from '../../../core/errors.js';
 import { SCOPE_KEYS, type ScopeKey } from '../../../core/types.js';
 import type { DocKind } from '../../../core/types.js';
 import type { ScopeFilter } from '../../../ports/storage.js';
@@ -32,14 +33,20 @@ export const docAttrsOf = (d: {
 /** Strings to small integers; 0 stands for "absent". Shared by every tenant table of one cache. */
 export class Interner {
   private readonly codes = new Map<string, number>();
+  private readonly values: string[] = [];
   code(s: string | null | undefined): number {
     if (s === null || s === undefined) return 0;
     let c = this.codes.get(s);
     if (c === undefined) {
       c = this.codes.size + 1;
       this.codes.set(s, c);
+      this.values.push(s);
     }
     return c;
+  }
+  /** The string of a code (null for 0). */
+  value(code: number): string | null {
+    return code === 0 ? null : (this.values[code - 1] ?? null);
   }
   /** The code if the string was ever seen, else undefined (then no doc can have it). */
   lookup(s: string): number | undefined {
@@ -93,6 +100,61 @@ export class DocAttributes {
     if (slot === undefined) return;
     this.slotOf.delete(docId);
     this.free.push(slot);
+  }
+
+  /**
+   * Every doc's attributes with its own string table (codes are per interner, so a saved table carries its
+   * strings): per doc, [kind, user, agent, session, task] as indexes into `strings` (-1: absent), and expiry.
+   */
+  exportState(): { ids: Float64Array; codes: Int32Array; expires: Float64Array; strings: string[] } {
+    const n = this.slotOf.size;
+    const ids = new Float64Array(n);
+    const codes = new Int32Array(n * 5);
+    const expires = new Float64Array(n);
+    const local = new Map<number, number>();
+    const strings: string[] = [];
+    const localCode = (code: number): number => {
+      if (code === 0) return -1;
+      let c = local.get(code);
+      if (c === undefined) {
+        c = strings.length;
+        local.set(code, c);
+        strings.push(this.interner.value(code) ?? '');
+      }
+      return c;
+    };
+    let i = 0;
+    for (const [docId, slot] of this.slotOf) {
+      ids[i] = docId;
+      codes[i * 5] = localCode(this.kind[slot]!);
+      for (let k = 0; k < 4; k++) codes[i * 5 + 1 + k] = localCode(this.scope[slot * 4 + k]!);
+      expires[i] = this.expires[slot]!;
+      i++;
+    }
+    return { ids, codes, expires, strings };
+  }
+
+  /** Adds the docs of an `exportState` result. */
+  importState(s: { ids: Float64Array; codes: Int32Array; expires: Float64Array; strings: string[] }): void {
+    if (s.codes.length !== s.ids.length * 5 || s.expires.length !== s.ids.length) throw new EngramError('ADAPTER', 'doc attributes state: array lengths disagree');
+    const str = (c: number): string | null => {
+      if (c === -1) return null;
+      const v = s.strings[c];
+      if (v === undefined) throw new EngramError('ADAPTER', 'doc attributes state: unknown string');
+      return v;
+    };
+    for (let i = 0; i < s.ids.length; i++) {
+      const b = i * 5;
+      const exp = s.expires[i]!;
+      this.set(s.ids[i]!, {
+        kind: str(s.codes[b]!) ?? '',
+        userId: str(s.codes[b + 1]!),
+        agentId: str(s.codes[b + 2]!),
+        sessionId: str(s.codes[b + 3]!),
+        taskId: str(s.codes[b + 4]!),
+        expiresAt: exp === Infinity ? null : exp,
+      });
+    }
   }
 
   /** Compiles the query's scope and kinds to codes; undefined when no doc can match (an unseen value). */

@@ -9,7 +9,7 @@
  */
 import { EngramError } from '../../../core/errors.js';
 import { FILTER_COLUMNS, type FieldRef, type FilterColumn, type FilterNode, type Scalar } from '../../../core/filter.js';
-import { allOf, anyOf, FALSE_SQL, not, type Sql } from './fragment.js';
+import { allOf, anyOf, FALSE_SQL, not, TRUE_SQL, type Sql } from './fragment.js';
 
 export const ORDER_OPS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 export type OrderCmp = keyof typeof ORDER_OPS;
@@ -33,15 +33,27 @@ export interface FieldSql {
 export interface FilterLeaves {
   /** Nullable text columns. */
   string(column: string): FieldSql;
-  /** NOT NULL numeric columns (ts, importance, confidence). */
-  number(column: string): FieldSql;
-  /** NOT NULL boolean column (pii); JavaScript orders false < true. */
-  boolean(column: string): FieldSql;
-  /** NOT NULL string-list column (tags): never equal to a scalar, never ordered; contains looks inside. */
-  array(column: string): FieldSql;
+  /** NOT NULL numeric columns (ts, importance, confidence) and the boolean one (pii; JavaScript orders false < true). */
+  plain(column: string, type: 'number' | 'boolean'): FieldSql;
+  /**
+   * Whether the NOT NULL string-list column (tags) has an element equal to `x`. The rest of that column's
+   * semantics is the same everywhere (`listColumn`): never equal to a scalar, never ordered.
+   */
+  listHas(column: string, x: Scalar): Sql;
   /** A metadata path, already checked by `assertMetaPath` (so its keys may be spliced as literals). */
   meta(column: string, path: readonly string[]): FieldSql;
 }
+
+/** The string-list column (tags) in any dialect: always defined, never equal or ordered; contains looks inside. */
+function listColumn(leaves: FilterLeaves, column: string): FieldSql {
+  return { defined: TRUE_SQL, present: TRUE_SQL, eq: () => FALSE_SQL, order: () => FALSE_SQL, has: (x) => leaves.listHas(column, x) };
+}
+
+/** `compileFilter` bound to one dialect's leaves. */
+export const compilerFor =
+  (leaves: FilterLeaves) =>
+  (node: FilterNode, alias = 'd'): Sql =>
+    compileFilter(leaves, node, alias);
 
 /** Metadata path segments are letters, digits, "_" and "-", which makes them safe to splice into SQL text. */
 export function assertMetaPath(path: readonly string[]): void {
@@ -65,11 +77,11 @@ function fieldSql(leaves: FilterLeaves, field: FieldRef, alias: string): FieldSq
       return leaves.string(column);
     case 'time':
     case 'number':
-      return leaves.number(column);
+      return leaves.plain(column, 'number');
     case 'boolean':
-      return leaves.boolean(column);
+      return leaves.plain(column, 'boolean');
     case 'array':
-      return leaves.array(column);
+      return listColumn(leaves, column);
   }
 }
 

@@ -63,13 +63,14 @@ export function lexicalHits(
 
 /** A tenant's lexical and (optional) vector index over one attribute table. */
 export class TenantIndex {
-  readonly lexicon = new Bm25Index();
   readonly attrs: DocAttributes;
 
   constructor(
     interner: Interner,
     readonly vectors: VectorIndex | undefined,
     private readonly dimension: number,
+    /** Given when restored from a saved file. */
+    public lexicon = new Bm25Index(),
   ) {
     this.attrs = new DocAttributes(interner);
   }

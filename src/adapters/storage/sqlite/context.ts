@@ -1,5 +1,6 @@
 import { EngramError } from '../../../core/errors.js';
 import type { Db } from './connection.js';
+import type { DocFeed } from './per-tenant.js';
 import type { StatementCache } from './statements.js';
 import type { FilterMemo } from './filter-memo.js';
 import type { LexicalCache } from './lexical-cache.js';
@@ -49,19 +50,35 @@ export function makeWriteRelaxed(db: Db, write: StoreContext['write']): StoreCon
   };
 }
 
-/** What a failed write transaction must drop (its hooks may have updated them before the rollback). */
-interface Invalidatable {
+/**
+ * What a write transaction updates through hooks: dropped when it fails (its hooks may have run before the
+ * rollback); told the feed positions around it when it commits (see PerTenant.advance).
+ */
+interface WriteAware {
   invalidate(): void;
+  advance(before: number, after: number): void;
 }
 
-export function makeWrite(db: Db, caches: () => readonly Invalidatable[], readonly: boolean): StoreContext['write'] {
+export function makeWrite(db: Db, caches: () => readonly WriteAware[], readonly: boolean, feed: DocFeed): StoreContext['write'] {
   return <T>(fn: () => T): T => {
     if (readonly) throw new EngramError('FORBIDDEN', 'this SQLite storage was opened read-only');
+    let before = 0;
+    let after = 0;
+    let out: T;
     try {
-      return db.transaction(fn).immediate();
+      out = db
+        .transaction(() => {
+          before = feed.head();
+          const r = fn();
+          after = feed.head();
+          return r;
+        })
+        .immediate();
     } catch (e) {
       for (const c of caches()) c.invalidate();
       throw e;
     }
+    if (after !== before) for (const c of caches()) c.advance(before, after);
+    return out;
   };
 }

@@ -1,16 +1,15 @@
 /** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
 import { eventToDoc, lexicalContext } from '../../../core/docs.js';
-import { isEmpty } from '../../../core/filter.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, BackupEvent, EventQuery, NewEvent, RestoreReport } from '../../../ports/storage.js';
 import { storedEventState, validateBackupEvents } from '../sql/stores/backup.js';
 import type { StoreContext } from './context.js';
 import { insertDoc } from './doc-store.js';
-import { compileFilter } from './filter-sql.js';
 import { PREVIOUS_CONTENT } from './lexical-cache.js';
 import { jsonOrNull, rowToEvent, toNull, type EventRow } from '../sql/rows.js';
-import { allOf, inJsonList, notExpiredSql, scopeSql, sql } from './sql.js';
 import { assertEventBatch } from '../sql/validate-input.js';
+import { timelineSql } from '../sql/timeline-query.js';
+import { SQLITE_DIALECT } from './dialect.js';
 
 const INSERT_EVENT = `INSERT INTO events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id,
   task_id, state_label, importance, source, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -146,7 +145,6 @@ export interface TimelineSlot {
  * removed one in its session (core/docs.ts), so no removed words stay findable through a neighbour.
  */
 export function refreshFollowers(ctx: StoreContext, tenant: string, removed: readonly TimelineSlot[]): void {
-  if (!ctx.lexical.isLoaded(tenant)) return; // the index is derived afresh when it loads
   const next = ctx.stmts.get(
     `SELECT d.doc_id, d.text, e.seq FROM events e JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id
      WHERE e.tenant = ? AND e.session_id = ? AND e.seq > ? ORDER BY e.seq LIMIT 1`,
@@ -155,7 +153,10 @@ export function refreshFollowers(ctx: StoreContext, tenant: string, removed: rea
     if (r.session_id === null) continue;
     const session = r.session_id;
     const follower = next.get(tenant, session, r.seq) as { doc_id: number; text: string; seq: number } | undefined;
-    if (follower) ctx.lexical.docContextChanged(tenant, follower.doc_id, follower.text, () => previousContext(ctx, tenant, session, follower.seq));
+    if (!follower) continue;
+    // The change feed (migration 005) tells other processes and saved index files; triggers cannot see this.
+    ctx.stmts.get('INSERT INTO doc_changes (tenant, doc_id) VALUES (?, ?)').run(tenant, follower.doc_id);
+    ctx.lexical.docContextChanged(tenant, follower.doc_id, follower.text, () => previousContext(ctx, tenant, session, follower.seq));
   }
 }
 
@@ -169,31 +170,10 @@ export function getEvents(ctx: StoreContext, tenant: string, ids: readonly strin
   return ids.map((id) => byId.get(id)).filter((e): e is MemoryEvent => e !== undefined);
 }
 
-/**
- * Timeline queries, in seq (append) order. Tags and filters are evaluated on the event's doc, so a
- * redacted event (no doc, no tags) matches neither; without them, redacted tombstones are returned.
- */
+/** Timeline queries (sql/timeline-query.ts). */
 export function queryEvents(ctx: StoreContext, q: EventQuery): MemoryEvent[] {
-  const needsDoc = (q.tags?.length ?? 0) > 0 || !isEmpty(q.filter);
-  const where = allOf([
-    sql('e.tenant = ?', q.tenant),
-    ...scopeSql(q.scope, 'e'),
-    ...inJsonList('e.type', q.types),
-    ...(q.since !== undefined ? [sql('e.ts >= ?', q.since)] : []),
-    ...(q.until !== undefined ? [sql('e.ts < ?', q.until)] : []),
-    ...(q.knownAt !== undefined ? [sql('e.recorded_at <= ?', q.knownAt)] : []),
-    ...(q.afterSeq !== undefined ? [sql('e.seq > ?', q.afterSeq)] : []),
-    notExpiredSql('e', q.now),
-    ...(q.tags?.length ? [compileFilter({ op: 'contains', field: { kind: 'column', name: 'tags' }, values: q.tags, mode: 'all' }, 'd')] : []),
-    ...(isEmpty(q.filter) ? [] : [compileFilter(q.filter!, 'd')]),
-  ]);
-  const join = needsDoc ? ` JOIN docs d ON d.tenant = e.tenant AND d.kind = 'event' AND d.ref_id = e.id` : '';
-  const newestFirst = q.lastN !== undefined;
-  const limit = Math.min(q.lastN ?? Infinity, q.limit ?? Infinity);
-  const text = `${SELECT_EVENTS}${join} WHERE ${where.text} ORDER BY ${newestFirst ? 'e.ts DESC, e.seq DESC' : 'e.seq ASC'} LIMIT ?`;
-  const rows = ctx.stmts.get(text).all(...where.params, Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : -1) as EventRow[];
-  const events = rows.map(rowToEvent);
+  const { statement, newestFirst } = timelineSql(SQLITE_DIALECT, q, SELECT_EVENTS, 'docs');
+  const events = (ctx.stmts.get(statement.text).all(...statement.params) as EventRow[]).map(rowToEvent);
   return newestFirst ? events.reverse() : events;
 }
-
 

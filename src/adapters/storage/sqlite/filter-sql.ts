@@ -4,9 +4,8 @@
  * ordered as JavaScript orders them through the `engram_cmp` function registered on the connection.
  */
 import type { Scalar } from '../../../core/filter.js';
-import { compileFilter as compile, ORDER_OPS, type FieldSql, type FilterLeaves } from '../sql/filter-compiler.js';
+import { compilerFor, ORDER_OPS, type FieldSql, type FilterLeaves } from '../sql/filter-compiler.js';
 import { anyOf, FALSE_SQL, sql, TRUE_SQL, type Sql } from '../sql/fragment.js';
-import type { FilterNode } from '../../../core/filter.js';
 
 const bind = (x: string | number | boolean): string | number => (typeof x === 'boolean' ? (x ? 1 : 0) : x);
 
@@ -70,20 +69,13 @@ export const SQLITE_FILTER_LEAVES: FilterLeaves = {
     order: (cmp, x) => (typeof x === 'string' ? sql(`${c} IS NOT NULL AND engram_cmp(${c}, ?) ${ORDER_OPS[cmp]} 0`, x) : FALSE_SQL),
     has: (x) => (typeof x === 'string' ? sql(`${c} IS ?`, x) : FALSE_SQL),
   }),
-  number: (c) => plainColumn(c, 'number'),
-  boolean: (c) => plainColumn(c, 'boolean'),
-  array: (c) => ({
-    defined: TRUE_SQL,
-    present: TRUE_SQL,
-    eq: () => FALSE_SQL,
-    order: () => FALSE_SQL,
-    has: (x) => {
-      const e = elementEq('je', x);
-      return { text: `EXISTS (SELECT 1 FROM json_each(${c}) AS je WHERE ${e.text})`, params: e.params };
-    },
-  }),
+  plain: plainColumn,
+  listHas: (c, x) => {
+    const e = elementEq('je', x);
+    return { text: `EXISTS (SELECT 1 FROM json_each(${c}) AS je WHERE ${e.text})`, params: e.params };
+  },
   meta: metaField,
 };
 
 /** A predicate over the docs row aliased `alias` that holds exactly when `matchesFilter(doc, node)` does. */
-export const compileFilter = (node: FilterNode, alias = 'd'): Sql => compile(SQLITE_FILTER_LEAVES, node, alias);
+export const compileFilter = compilerFor(SQLITE_FILTER_LEAVES);

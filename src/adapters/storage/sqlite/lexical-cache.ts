@@ -1,15 +1,17 @@
 /**
  * Per-tenant in-memory BM25 indexes over every doc's text, event docs with their lexical context
- * (core/docs.ts); see adapters/lexical/bm25-index.ts for why this and not FTS5's bm25(). Loaded on a tenant's
- * first lexical search, kept in step by this connection's writes, reloaded after another process commits
- * (PerTenant), dropped when a write transaction fails.
+ * (core/docs.ts); see adapters/lexical/bm25-index.ts for why this and not FTS5's bm25(). Opened on a tenant's
+ * first lexical search (from its saved file when usable, else from the rows), kept in step by this connection's
+ * writes and by the change feed for other processes' commits (PerTenant), dropped when a write transaction fails.
  */
 import { lexicalContext, lexicalText } from '../../../core/docs.js';
+import { ANALYZER_VERSION } from '../../lexical/analyzer.js';
 import { Bm25Index } from '../../lexical/bm25-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
-import type { Db } from './connection.js';
 import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
-import { PerTenant } from './per-tenant.js';
+import type { IndexParts, loadIndexParts } from '../sql/index-snapshot.js';
+import type { DocFeed } from './per-tenant.js';
+import { TenantCache, type IndexFiles } from './tenant-cache.js';
 import type { StatementCache } from './statements.js';
 import { ATTR_COLUMNS, attrsOf, lexicalHits, type AttrRow } from '../sql/tenant-index.js';
 
@@ -24,30 +26,45 @@ const PREVIOUS_CONTENT_OF_DOC = `SELECT c.content FROM events e
   JOIN events p ON p.tenant = e.tenant AND p.session_id = e.session_id AND p.seq < e.seq
   JOIN event_contents c ON c.event_pk = p.pk
   WHERE e.tenant = d.tenant AND e.id = d.ref_id ORDER BY p.seq DESC LIMIT 1`;
+const DOC_ROWS = `SELECT d.doc_id, d.text, ${ATTR_COLUMNS},
+    CASE WHEN d.kind = 'event' THEN (${PREVIOUS_CONTENT_OF_DOC}) END AS context
+  FROM docs d WHERE d.tenant = ?`;
+
+type LexRow = AttrRow & { doc_id: number; text: string; context: string | null };
 
 interface TenantLexicon {
   index: Bm25Index;
   attrs: DocAttributes;
 }
 
-export class LexicalCache {
-  private readonly tenants: PerTenant<TenantLexicon>;
+export class LexicalCache extends TenantCache<TenantLexicon> {
   private readonly interner = new Interner();
 
   constructor(
-    db: Db,
+    feed: DocFeed,
     private readonly stmts: StatementCache,
+    files: IndexFiles,
   ) {
-    this.tenants = new PerTenant(db, (tenant) => this.load(tenant));
+    super('lexical', feed, files, { analyzer: ANALYZER_VERSION });
   }
 
-  invalidate(): void {
-    this.tenants.invalidate();
+  protected empty(): TenantLexicon {
+    return { index: new Bm25Index(), attrs: new DocAttributes(this.interner) };
+  }
+  protected parts(t: TenantLexicon): IndexParts {
+    return { lexicon: t.index, attrs: t.attrs };
+  }
+  protected partsToLoad(t: TenantLexicon): Parameters<typeof loadIndexParts>[2] {
+    return { lexicon: true, attrs: t.attrs };
+  }
+  protected restored(t: TenantLexicon, r: { lexicon?: Bm25Index }): TenantLexicon {
+    return { index: r.lexicon!, attrs: t.attrs };
   }
 
-  /** Loads the tenant's index (see Storage.warm). */
+  /** Loads the tenant's index (see Storage.warm) and saves its file when it is not current. */
   warm(tenant: string): void {
     this.tenants.get(tenant);
+    this.tenants.save(tenant, false);
   }
 
   /**
@@ -73,32 +90,24 @@ export class LexicalCache {
     if (t?.index.has(docId)) t.index.add(docId, lexicalText(text, context()));
   }
 
-  isLoaded(tenant: string): boolean {
-    return this.tenants.loaded(tenant) !== undefined;
+  load(tenant: string): TenantLexicon {
+    const t = this.empty();
+    const rows = this.stmts.get(`${DOC_ROWS} ORDER BY d.doc_id`).iterate(tenant) as IterableIterator<LexRow>;
+    for (const r of rows) this.put(t, r);
+    return t;
   }
 
-  docsRemoved(tenant: string, docIds: readonly number[]): void {
-    const t = this.tenants.loaded(tenant);
-    if (!t) return;
+  apply(tenant: string, t: TenantLexicon, docIds: readonly number[]): void {
+    const rows = this.stmts.get(`${DOC_ROWS} AND d.doc_id IN (SELECT value FROM json_each(?))`).all(tenant, JSON.stringify(docIds)) as LexRow[];
     for (const id of docIds) {
       t.index.remove(id);
       t.attrs.delete(id);
     }
+    for (const r of rows) this.put(t, r);
   }
 
-  private load(tenant: string): TenantLexicon {
-    const t: TenantLexicon = { index: new Bm25Index(), attrs: new DocAttributes(this.interner) };
-    const rows = this.stmts
-      .get(
-        `SELECT d.doc_id, d.text, ${ATTR_COLUMNS},
-           CASE WHEN d.kind = 'event' THEN (${PREVIOUS_CONTENT_OF_DOC}) END AS context
-         FROM docs d WHERE d.tenant = ? ORDER BY d.doc_id`,
-      )
-      .iterate(tenant) as IterableIterator<AttrRow & { doc_id: number; text: string; context: string | null }>;
-    for (const r of rows) {
-      t.index.add(r.doc_id, lexicalText(r.text, lexicalContext(r.context)));
-      t.attrs.set(r.doc_id, attrsOf(r));
-    }
-    return t;
+  private put(t: TenantLexicon, r: LexRow): void {
+    t.index.add(r.doc_id, lexicalText(r.text, lexicalContext(r.context)));
+    t.attrs.set(r.doc_id, attrsOf(r));
   }
 }

@@ -22,6 +22,7 @@ import { StatementCache } from './statements.js';
 import { FilterMemo } from './filter-memo.js';
 import { LexicalCache } from './lexical-cache.js';
 import { VectorCache } from './vector-cache.js';
+import { DocFeed, type IndexEvent } from './per-tenant.js';
 import { assertVector } from '../sql/vector-codec.js';
 
 export interface SqliteStorageOptions {
@@ -30,6 +31,26 @@ export interface SqliteStorageOptions {
   readonly?: boolean;
   /** The schema to migrate to; tests pass a prefix or an extension of `MIGRATIONS`. */
   migrations?: readonly Migration[];
+  /**
+   * Where the search indexes are saved so a restart loads them instead of rebuilding (one file per tenant and
+   * index, see docs/scaling.md): default `<path>.indexes` beside the database file; `false` saves none.
+   * An in-memory database saves none unless given a directory.
+   */
+  indexDir?: string | false;
+  /** Told when a tenant's index is opened (from its file, or from the rows and why) or saved. */
+  onIndexEvent?: (e: IndexEvent) => void;
+  /** Change-feed rows older than this are pruned (ms; default one day); a reader further behind reloads. */
+  feedRetentionMs?: number;
+}
+
+/** One day: a process or saved file that was away longer loads from the rows (or a newer file). */
+const DEFAULT_FEED_RETENTION_MS = 24 * 3600 * 1000;
+
+/** The directory index files go to (undefined: none). */
+export function sqliteIndexDir(opts: Pick<SqliteStorageOptions, 'path' | 'indexDir'>): string | undefined {
+  if (opts.indexDir === false) return undefined;
+  if (opts.indexDir !== undefined) return opts.indexDir;
+  return opts.path === ':memory:' || opts.path === '' ? undefined : `${opts.path}.indexes`;
 }
 
 export class SqliteStorage extends SqlStorageBase<StoreContext> implements Storage {
@@ -38,6 +59,7 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
   readonly capabilities: StorageCapabilities = { ann: true, multiProcess: true };
   protected readonly dialect = SQLITE_DIALECT;
   private runner: SqlRunner | undefined;
+  private feed: DocFeed | undefined;
 
   constructor(
     /** The raw connection, for SQLite-specific maintenance and tests. */
@@ -73,10 +95,13 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
       if (stored !== undefined && stored !== opts.dimension) {
         throw new EngramError('CONFIG', `model ${opts.embeddingModel} has ${stored}-dimensional vectors stored, not ${opts.dimension}`);
       }
-      const vectors = new VectorCache(this.db, stmts, opts.embeddingModel, opts.dimension);
-      const lexical = new LexicalCache(this.db, stmts);
+      const feed = new DocFeed(this.db, this.opts.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS);
+      this.feed = feed;
+      const files = { dir: sqliteIndexDir(this.opts), ...(this.opts.onIndexEvent ? { onEvent: this.opts.onIndexEvent } : {}) };
+      const vectors = new VectorCache(feed, stmts, opts.embeddingModel, opts.dimension, files);
+      const lexical = new LexicalCache(feed, stmts, files);
       const filterMemo = new FilterMemo(this.db);
-      const write = makeWrite(this.db, () => [vectors, lexical], this.opts.readonly ?? false);
+      const write = makeWrite(this.db, () => [vectors, lexical], this.opts.readonly ?? false, feed);
       // Any write, committed or rolled back, may have changed docs: filtered searches recompute their allow-list.
       const writeDocs: StoreContext['write'] = (fn) => {
         try {
@@ -108,8 +133,24 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
     });
   }
 
+  /** Deletes change-feed rows older than `olderThanMs` (see DocFeed.prune); returns how many. */
+  pruneChangeFeed(olderThanMs: number): number {
+    if (!this.feed) throw new EngramError('UNAVAILABLE', 'sqlite storage: pruneChangeFeed before init');
+    const feed = this.feed;
+    return this.sync('pruneChangeFeed', () => feed.prune(olderThanMs));
+  }
+
+  /** Saves the index files of every loaded tenant that changed since its file was written. */
+  saveIndexes(): void {
+    const c = this.ctx;
+    if (!c) return;
+    c.lexical.saveAll();
+    c.vectors.saveAll();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
+    this.saveIndexes();
     this.closed = true;
     this.ctx = undefined;
     this.runner = undefined;

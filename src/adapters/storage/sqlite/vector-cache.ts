@@ -1,16 +1,18 @@
 /**
  * Per-tenant in-memory vector indexes over the docs that have an embedding for the current model.
  *
- * Loaded lazily on a tenant's first vector search, then kept in step by this process's writes (doc added
- * with an already-cached vector, doc removed, embeddings put); another process's commit makes them reload
- * (see PerTenant). A write transaction that fails also drops them (its hooks may have run).
+ * Opened lazily on a tenant's first vector search (from its saved file when usable, HNSW graph included, else
+ * from the rows), then kept in step by this process's writes (doc added with an already-cached vector, doc
+ * removed, embeddings put) and by the change feed for other processes' commits (see PerTenant). A write
+ * transaction that fails drops them (its hooks may have run).
  */
-import { createVectorIndex } from '../../vector/index.js';
+import { createVectorIndex, UsearchVectorIndex } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
-import type { Db } from './connection.js';
 import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
-import { PerTenant } from './per-tenant.js';
+import type { IndexParts, loadIndexParts } from '../sql/index-snapshot.js';
+import type { DocFeed } from './per-tenant.js';
+import { TenantCache, type IndexFiles } from './tenant-cache.js';
 import type { StatementCache } from './statements.js';
 import { blobToVector, unit } from '../sql/vector-codec.js';
 import { ATTR_COLUMNS, attrsOf, vectorHits, type AttrRow } from '../sql/tenant-index.js';
@@ -25,22 +27,31 @@ interface LoadRow extends AttrRow {
   vector: Buffer;
 }
 
-export class VectorCache {
-  private readonly tenants: PerTenant<TenantVectors>;
+const VECTOR_ROWS = `SELECT d.doc_id, ${ATTR_COLUMNS}, e.vector FROM docs d
+  JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash
+  WHERE d.tenant = ?`;
+
+export class VectorCache extends TenantCache<TenantVectors> {
   private readonly interner = new Interner();
 
   constructor(
-    db: Db,
+    feed: DocFeed,
     private readonly stmts: StatementCache,
     private readonly model: string,
     private readonly dimension: number,
+    files: IndexFiles,
   ) {
-    this.tenants = new PerTenant(db, (tenant) => this.load(tenant));
+    super('vectors', feed, files, { model, dimension });
   }
 
-  /** Drops every loaded index; the next search reloads from the file. */
-  invalidate(): void {
-    this.tenants.invalidate();
+  protected parts(t: TenantVectors): IndexParts {
+    return { attrs: t.attrs, vectors: t.index };
+  }
+  protected partsToLoad(t: TenantVectors): Parameters<typeof loadIndexParts>[2] {
+    return { lexicon: false, attrs: t.attrs, vectors: t.index };
+  }
+  protected restored(t: TenantVectors): TenantVectors {
+    return t;
   }
 
   /**
@@ -53,9 +64,15 @@ export class VectorCache {
     return vectorHits(tv.index, tv.attrs, q, allowed);
   }
 
-  /** Loads the tenant's index and completes its HNSW graph (see Storage.warm). */
+  /** Loads the tenant's index, completes its HNSW graph (see Storage.warm) and saves its file when not current. */
   warm(tenant: string): void {
     this.tenants.get(tenant).index.flush?.();
+    this.tenants.save(tenant, false);
+  }
+
+  /** False while the HNSW graph is still being built in the background. */
+  settled(t: TenantVectors): boolean {
+    return !(t.index instanceof UsearchVectorIndex) || t.index.stats().pending === 0;
   }
 
   /** A doc was inserted; if its tenant is loaded and its text already has a vector, it becomes searchable. */
@@ -67,15 +84,6 @@ export class VectorCache {
       .get(this.model, contentHash) as { vector: Buffer } | undefined;
     if (!row) return;
     this.add(tv, docId, blobToVector(row.vector), attrs);
-  }
-
-  docsRemoved(tenant: string, docIds: readonly number[]): void {
-    const tv = this.tenants.loaded(tenant);
-    if (!tv) return;
-    for (const id of docIds) {
-      tv.index.remove(id);
-      tv.attrs.delete(id);
-    }
   }
 
   /** New vectors: every loaded tenant's docs with those hashes become searchable. */
@@ -90,22 +98,33 @@ export class VectorCache {
     }
   }
 
+  load(tenant: string): TenantVectors {
+    const tv = this.empty();
+    const rows = this.stmts.get(VECTOR_ROWS).iterate(this.model, tenant) as IterableIterator<LoadRow>;
+    for (const r of rows) this.add(tv, r.doc_id, blobToVector(r.vector), attrsOf(r));
+    return tv;
+  }
+
+  apply(tenant: string, tv: TenantVectors, docIds: readonly number[]): void {
+    const rows = this.stmts
+      .get(`${VECTOR_ROWS} AND d.doc_id IN (SELECT value FROM json_each(?))`)
+      .all(this.model, tenant, JSON.stringify(docIds)) as LoadRow[];
+    const present = new Set(rows.map((r) => r.doc_id));
+    for (const id of docIds) {
+      if (present.has(id)) continue;
+      tv.index.remove(id);
+      tv.attrs.delete(id);
+    }
+    for (const r of rows) this.add(tv, r.doc_id, blobToVector(r.vector), attrsOf(r));
+  }
+
+  protected empty(): TenantVectors {
+    return { index: createVectorIndex(this.dimension), attrs: new DocAttributes(this.interner) };
+  }
+
   private add(tv: TenantVectors, docId: number, vector: Float32Array, attrs: DocAttrInput): void {
     if (vector.length !== this.dimension) return;
     tv.index.add(docId, unit(vector));
     tv.attrs.set(docId, attrs);
-  }
-
-  private load(tenant: string): TenantVectors {
-    const tv: TenantVectors = { index: createVectorIndex(this.dimension), attrs: new DocAttributes(this.interner) };
-    const rows = this.stmts
-      .get(
-        `SELECT d.doc_id, ${ATTR_COLUMNS}, e.vector FROM docs d
-         JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash
-         WHERE d.tenant = ?`,
-      )
-      .iterate(this.model, tenant) as IterableIterator<LoadRow>;
-    for (const r of rows) this.add(tv, r.doc_id, blobToVector(r.vector), attrsOf(r));
-    return tv;
   }
 }
