@@ -1216,6 +1216,12 @@ export interface components {
                 /** @description default 1 */
                 question_discount?: number;
             };
+            /** @description who is asking, as on /v1/context (the same as the top-level user_id, agent_id, session_id; they must agree) */
+            scope?: {
+                user_id?: string;
+                agent_id?: string;
+                session_id?: string;
+            };
             /**
              * @description default 'layered': the user's, the agent's, the session's and shared memories, never another user's; 'strict': every scope field given matches exactly (docs/scopes.md)
              * @enum {string}

@@ -95,7 +95,8 @@ describe('memory lifecycle', () => {
     expect(report.events).toBe(1);
     expect(report.facts).toBe(1);
     expect(report.embeddings).toBeGreaterThanOrEqual(2);
-    const hits = await t.memory.search({ query: 'what does Bob prefer, peanuts tea', k: 10 });
+    // The admin-style read (strict, no scope: the whole tenant); an anonymous layered read sees no user's records.
+    const hits = await t.memory.search({ query: 'what does Bob prefer, peanuts tea', k: 10, scopeMode: 'strict' });
     expect(hits.some((h) => h.doc.userId === 'bob')).toBe(false);
     expect(hits.some((h) => h.doc.userId === 'carol')).toBe(true);
   });

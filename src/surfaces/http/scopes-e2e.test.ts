@@ -99,6 +99,10 @@ describe('layered scopes over HTTP and MCP', () => {
     expect(new Set(layered.map((h) => h.layer))).toEqual(new Set(['session', 'user', 'shared']));
     const strict = await search({ user_id: 'carol', session_id: 's2', scope_mode: 'strict' });
     expect(strict.map((h) => h.layer)).toEqual(['session']);
+    // `scope` as on /v1/context says the same; a contradiction is a typed error.
+    const viaScope = await search({ scope: { user_id: 'carol', session_id: 's2' } });
+    expect(viaScope.map((h) => h.layer)).toEqual(layered.map((h) => h.layer));
+    expect((await t.call('POST', '/v1/search', { key, body: { query: 'refund', user_id: 'carol', scope: { user_id: 'dave' } } })).status).toBe(400);
     const dave = await search({ user_id: 'dave' });
     expect(dave.some((h) => h.doc.user_id === 'carol')).toBe(false);
   });

@@ -1,4 +1,5 @@
 /** The read path: hybrid search, and seed 000's budgeted context. */
+import { mergeScope } from '../../../read/context.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
@@ -27,7 +28,11 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const tenant = tenantOf(c);
       const input = c.req.valid('json');
       assertOwnTenant(input.tenant, tenant, 'tenant');
-      const hits = await memory.search({ ...(fromWire(input) as SearchInput), tenant });
+      const { scope, ...rest } = input;
+      const fields = fromWire(rest) as SearchInput;
+      // `scope: {user_id, …}` as on /v1/context, merged with the top-level fields (they must agree).
+      const merged = scope ? mergeScope({ userId: fields.userId, agentId: fields.agentId, sessionId: fields.sessionId }, scope) : {};
+      const hits = await memory.search({ ...fields, ...merged, tenant });
       return c.json({ hits: hits.map(presentHit) }, 200);
     },
   );

@@ -6,7 +6,7 @@
  * can only make the HTTP layer stricter, never looser.
  */
 import { z } from '@hono/zod-openapi';
-import { contextConfigSchema, conversationSchema, scopeModeSchema } from '../../../core/config.js';
+import { contextConfigSchema, contextScopeSchema, conversationSchema, scopeModeSchema } from '../../../core/config.js';
 import { ID_PREFIX, type IdKind } from '../../../core/ids.js';
 import { DOC_KINDS, EVENT_TYPES } from '../../../core/types.js';
 import { eventInputSchema, factInputSchema } from '../../../write/input.js';
@@ -96,6 +96,9 @@ export const searchBody = z
     conversation: toWireSchema(conversationSchema)
       .optional()
       .openapi({ description: 'the conversation steps (hybrid mode) and the question discount (every mode); 0 turns each off' }),
+    scope: contextScopeSchema
+      .optional()
+      .openapi({ description: 'who is asking, as on /v1/context (the same as the top-level user_id, agent_id, session_id; they must agree)' }),
     scope_mode: scopeModeSchema
       .optional()
       .openapi({ description: "default 'layered': the user's, the agent's, the session's and shared memories, never another user's; 'strict': every scope field given matches exactly (docs/scopes.md)" }),
