@@ -141,6 +141,11 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
         outcome: z.enum(OUTCOMES).describe('SUCCESS, FAILURE, PARTIAL or UNKNOWN'),
         correction: z.string().min(1).max(32_768).optional().describe("What the right answer or approach turned out to be (the user's correction)"),
         details: z.string().min(1).max(32_768).optional().describe('Anything else worth knowing about the outcome'),
+        used_item_ids: z
+          .array(z.string().min(1).max(40))
+          .max(1000)
+          .optional()
+          .describe('Ids of the get_context items your answer actually used: only these are reinforced or weakened (default: the items relevant to the query)'),
       },
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -153,6 +158,7 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
         ...(scope.tenant ? { tenant: scope.tenant } : {}),
         ...(a.correction ? { correction: a.correction } : {}),
         ...(a.details ? { details: a.details } : {}),
+        ...(a.used_item_ids ? { usedItemIds: a.used_item_ids } : {}),
       });
       const changed = r.facts.length;
       return {
@@ -166,6 +172,7 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
           event_ids: r.eventIds,
           retrieved_episode_ids: r.retrievedEpisodeIds,
           retrieved_fact_ids: r.retrievedFactIds,
+          bystander_fact_ids: r.bystanderFactIds,
           links: r.links.map((l) => ({ type: l.type, from: l.fromId, to: l.toId, weight: l.weight })),
           facts: JSON.parse(JSON.stringify(r.facts)) as unknown,
         },
