@@ -42,7 +42,7 @@ export function resolveSubject(st: Pick<Statement, 'subject'>, who: { userId?: s
 const LEAD = String.raw`(?:(?:actually|also|btw|by the way|fyi|just so you know|oh|so|well|and|but|now)\s*,?\s+)*`;
 /** A value: up to 8 words, stopping at a clause boundary (a dot inside a word, as in an address, is kept). */
 const VALUE = String.raw`((?:[^,.;!?()\n]|\.(?=\S)){1,80}?)`;
-const END = String.raw`\s*(?:[,;]\s*(?:and|but|so|because|since|which|though)\b.*|\s+(?:now|these days|nowadays|for now|at the moment|since \w+(?: \d{4})?|last \w+|this \w+|a few \w+ ago|recently)\b.*)?[.!]?\s*$`;
+const END = String.raw`\s*(?:[,;]\s*(?:and|but|so|because|since|which|though)\b.*|\s+(?:and|but|so|because|since|though|while)\s+(?:i|i'm|we|my|it|he|she|they|you)\b.*|\s+(?:now|these days|nowadays|for now|at the moment|since \w+(?: \d{4})?|last \w+|this \w+|a few \w+ ago|recently)\b.*)?[.!]?\s*$`;
 /** A proper name: one to three capitalised words (Erin, Sam Lee, New York's …). */
 const NAME = String.raw`([A-Z][\p{L}'-]+(?:\s+[A-Z][\p{L}'-]+){0,2})`;
 

@@ -64,7 +64,7 @@ async function statementsOf(ctx: EngineContext, turns: readonly MemoryEvent[]): 
 }
 
 function who(e: MemoryEvent): string {
-  return e.name ?? (e.userId ? `User ${e.userId}` : 'The user');
+  return e.name ?? 'The user';
 }
 
 export async function distillFacts(ctx: EngineContext, tenant: string): Promise<DistillReport> {
