@@ -14,6 +14,9 @@
  * with a small sentence encoder: USE-lite puts "Annual plans are refunded in full within 30 days." and "Monthly
  * plans are not refunded." at 0.90 (different facts, stem Jaccard 0.25), and "User likes the dark theme for
  * their editor." next to "The user prefers dark mode in the editor." at 0.63 (one fact, stem Jaccard 0.43).
+ * And never when the two state different values: a number or a proper name (a capitalised word that does not
+ * open a sentence) that only one of them holds, or a negation only one of them makes — "Erin speaks English."
+ * and "Erin speaks French." are two facts however alike they read.
  */
 import { stemSet } from '../learn/text.js';
 import { wordSet } from './text.js';
@@ -61,6 +64,34 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return inter / (a.size + b.size - inter);
 }
 
+const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const NEGATION = new Set(['not', 'no', 'never', 'none', 'without', 'cannot']);
+
+/** Lower-cased tokens, the value-like ones (numbers, names not opening a sentence), and negations. */
+function valueTokens(text: string): { all: Set<string>; values: Set<string>; negated: boolean } {
+  const all = new Set<string>();
+  const values = new Set<string>();
+  let negated = /n['’]t\b/i.test(text);
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    (sentence.match(TOKEN_RE) ?? []).forEach((tok, i) => {
+      const low = tok.toLowerCase();
+      all.add(low);
+      if (NEGATION.has(low)) negated = true;
+      if (/\d/.test(tok) || (i > 0 && /^\p{Lu}/u.test(tok))) values.add(low);
+    });
+  }
+  return { all, values, negated };
+}
+
+/** Do two texts state different values (a number or name only one holds, a negation only one makes)? */
+export function statesOtherValues(a: string, b: string): boolean {
+  const [x, y] = [valueTokens(a), valueTokens(b)];
+  if (x.negated !== y.negated) return true;
+  for (const v of x.values) if (!y.all.has(v)) return true;
+  for (const v of y.values) if (!x.all.has(v)) return true;
+  return false;
+}
+
 /** Returns up to `k` items in MMR order, near-duplicates of a picked item left out. Ties keep input order (deterministic). */
 export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lambda: number, duplicate?: NearDuplicate): T[] {
   if (k <= 0 || items.length === 0) return [];
@@ -92,10 +123,12 @@ export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lam
     if (vx && vy) {
       const n = norms[x]! * norms[y]!;
       const cos = n === 0 || vx.length !== vy.length ? 0 : dot(vx, vy) / n;
-      return cos >= duplicate.cosine && jaccard(stemsOf(x), stemsOf(y)) >= duplicate.jaccard;
+      return cos >= duplicate.cosine && jaccard(stemsOf(x), stemsOf(y)) >= duplicate.jaccard && !distinct(x, y);
     }
-    return jaccard(stemsOf(x), stemsOf(y)) >= duplicate.textOnly;
+    return jaccard(stemsOf(x), stemsOf(y)) >= duplicate.textOnly && !distinct(x, y);
   };
+
+  const distinct = (x: number, y: number) => statesOtherValues(items[x]!.text, items[y]!.text);
 
   const picked: number[] = [];
   // maxSim[i]: the highest similarity of i to anything picked so far (updated incrementally: O(n·k)).
