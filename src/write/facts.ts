@@ -79,7 +79,8 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
   let hash = contentHash(text.text);
   const scope = { userId: input.userId, agentId: input.agentId, sessionId: input.sessionId, taskId: input.taskId };
   let strategy = input.key === undefined ? strategyFor(ctx.config.facts, predicate?.text) : 'single';
-  let lineageKey = input.key ?? subjectKey(input.userId, subject?.text, predicate?.text, strategy === 'multi' ? value?.text : undefined);
+  // A multi-valued fact given without a value is told apart by its text.
+  let lineageKey = input.key ?? subjectKey(input.userId, subject?.text, predicate?.text, strategy === 'multi' ? (value?.text ?? text.text) : undefined);
   let text_ = text.text;
   let value_ = value?.text;
 
@@ -90,7 +91,7 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
     if (strategy === 'llm') {
       strategy = previous && !sameValue(previous.value, value_) ? await decideStrategy(ctx, previous, { text: text_, value: value_ }) : 'single';
       if (strategy === 'multi') {
-        lineageKey = subjectKey(input.userId, subject?.text, predicate?.text, value_);
+        lineageKey = subjectKey(input.userId, subject?.text, predicate?.text, value_ ?? text_);
         previous = lineageKey === undefined ? undefined : await storage.getLiveFact(tenant, lineageKey, now);
         if (previous?.contentHash === hash) return { fact: previous, status: 'duplicate' };
       }
