@@ -85,7 +85,7 @@ describe('importance rated by the configured LLM', () => {
     expect(toast!.importance).toBe(0.05);
     expect(given!.importance).toBe(0.42);
     up = false;
-    const later = await t.memory.logEvent({ type: 'observation', content: 'The house is on fire!' , ts: Date.now() + 1 });
+    const later = await t.memory.logEvent({ type: 'observation', content: 'The house is on fire!', ts: Date.now() + 1 });
     expect(later.importance).toBe(0.7);
   });
 });
