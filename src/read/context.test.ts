@@ -200,7 +200,7 @@ describe('buildContext (SQLite + USE-lite)', () => {
   it('diversifies semantic items with MMR over stored vectors', async () => {
     await putFacts(store.storage, [
       { text: 'Canary deploys send 5% of traffic to the new version first.', tags: ['mmr'], recordedAt: at('09:00:00') },
-      { text: 'Canary deploys send five percent of traffic to the new version first.', tags: ['mmr'], recordedAt: at('09:00:00') },
+      { text: 'Canary deploys send 5 percent of traffic to the new version first.', tags: ['mmr'], recordedAt: at('09:00:00') },
       { text: 'Feature flags let us turn off a new code path without a deploy.', tags: ['mmr'], recordedAt: at('09:00:00') },
     ]);
     await indexPending(store.storage, embedder);
