@@ -73,7 +73,7 @@ export const relevanceFloorSchema = z
     min_coverage: z.number().min(0).max(1).default(0.25),
     /** Query level: some candidate must reach one of these, or the semantic section stays empty. */
     query_min_cosine: z.number().min(-1).max(1).default(0.42),
-    query_min_coverage: z.number().min(0).max(1).default(0.5),
+    query_min_coverage: z.number().min(0).max(1).default(0.3),
   })
   .strict();
 

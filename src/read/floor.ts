@@ -18,13 +18,16 @@
  * memory without a vector (not embedded yet) is judged by coverage alone. The item test also decides which
  * retrieved facts an outcome may credit or blame (learn/engine/reinforce.ts).
  *
- * Calibrated with USE-lite on the repository's own corpora (bench/corpora, tune split; `*_cosine` are properties
- * of the embedding model — set them again for another one). Eight written off-topic queries ("quantum
- * chromodynamics lattice gauge", "Who won the 1998 football world cup?" …) against each corpus: the best
- * candidate's cosine is at most 0.45 (median 0.30), its coverage at most 0.25. The tune questions' evidence:
- * cosine p5 0.26 · p10 0.31 · p25 0.42 · median 0.51, coverage median 0.2. So no single item threshold separates
- * them (a cut at 0.45 would lose a third of the evidence), but the query level does: 0.46 / 0.5 admits no
- * off-topic query, and the item level stays below the evidence's p5.
+ * Calibrated with USE-lite on the repository's own corpora (bench/corpora, tune split) and the read-path test
+ * fixtures; `*_cosine` are properties of the embedding model — set them again for another one. Eight written
+ * off-topic queries ("quantum chromodynamics lattice gauge", "Who won the 1998 football world cup?" …) against
+ * each corpus: the best candidate's cosine is at most 0.45 (median 0.30), its coverage at most 0.25 (one stray
+ * word of four). The tune questions' evidence: cosine p5 0.26 · p10 0.31 · p25 0.42 · median 0.51, coverage
+ * median 0.2. Raw cosine alone separates nothing — USE-lite puts "which units should the report use?" at 0.29
+ * from "Bob prefers answers in metric units." and "quantum chromodynamics lattice gauge" at 0.37 from it — so
+ * the query level asks for a close memory (0.42) or a third of the query's words (0.3): 1 of the 24 off-topic
+ * pairs passes (the quantum query against agent traces that talk about metric gauges, 0.45), and the item
+ * level stays below the evidence's p5.
  */
 import { stemSet } from '../learn/text.js';
 import { cosine } from './mmr.js';
