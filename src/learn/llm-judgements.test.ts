@@ -4,31 +4,18 @@
  * reader are tested in write/facts-strategies.test.ts and engine/distill.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeOpenAi, type Script } from '../adapters/llms/fake-protocols.test-support.js';
-import { startLoopback, type Loopback } from '../adapters/llms/loopback.test-support.js';
-import { createOpenAiCompatibleLlm } from '../adapters/llms/openai-compatible.js';
+import type { Script } from '../adapters/llms/fake-protocols.test-support.js';
 import type { EngramConfigInput } from '../core/config.js';
-import { openTestMemory, type TestMemory } from '../../testing/memory-fixture.js';
+import { llmMemories } from './llm-memory.test-support.js';
 
-let tm: TestMemory | undefined;
-let server: Loopback | undefined;
-afterEach(async () => {
-  await tm?.cleanup();
-  await server?.close();
-  tm = undefined;
-  server = undefined;
-});
+const memories = llmMemories();
+afterEach(() => memories.cleanup());
 
 type Body = { messages: { role: string; content: string }[]; response_format?: { json_schema?: { name?: string } } };
 const schemaName = (body: Record<string, unknown>) => (body as Body).response_format?.json_schema?.name;
 const promptOf = (body: Record<string, unknown>) => (body as Body).messages.find((m) => m.role === 'user')!.content;
 
-async function open(script: Script, config: EngramConfigInput = {}): Promise<TestMemory> {
-  server = await startLoopback(fakeOpenAi(script));
-  const llm = createOpenAiCompatibleLlm({ baseUrl: `${server.origin}/v1`, model: 'local-model' }, { backoff: { baseDelayMs: 1, maxDelayMs: 2 } });
-  tm = await openTestMemory({ learn: { engine: { background: false } }, ...config }, undefined, llm);
-  return tm;
-}
+const open = (script: Script, config: EngramConfigInput = {}) => memories.open({ indexing: { background: true }, ...config }, script);
 
 describe('the conflict judge from the configured LLM', () => {
   it('is asked about a detected pair and its verdict decides: keep the newer, with its note', async () => {

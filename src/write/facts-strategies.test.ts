@@ -3,31 +3,13 @@
  * strategy against an OpenAI-compatible server on loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeOpenAi, type Script } from '../adapters/llms/fake-protocols.test-support.js';
-import { startLoopback, type Loopback } from '../adapters/llms/loopback.test-support.js';
-import { createOpenAiCompatibleLlm } from '../adapters/llms/openai-compatible.js';
-import type { EngramConfigInput } from '../core/config.js';
 import { strategyFor } from '../core/predicates.js';
-import { openTestMemory, type TestMemory } from '../../testing/memory-fixture.js';
+import { llmMemories } from '../learn/llm-memory.test-support.js';
+import type { TestMemory } from '../../testing/memory-fixture.js';
 
-let tm: TestMemory | undefined;
-let server: Loopback | undefined;
-afterEach(async () => {
-  await tm?.cleanup();
-  await server?.close();
-  tm = undefined;
-  server = undefined;
-});
-
-async function open(config: EngramConfigInput = {}, script?: Script): Promise<TestMemory> {
-  let llm;
-  if (script) {
-    server = await startLoopback(fakeOpenAi(script));
-    llm = createOpenAiCompatibleLlm({ baseUrl: `${server.origin}/v1`, model: 'local-model' }, { backoff: { baseDelayMs: 1, maxDelayMs: 2 } });
-  }
-  tm = await openTestMemory({ indexing: { background: false }, learn: { engine: { background: false } }, ...config }, undefined, llm);
-  return tm;
-}
+const memories = llmMemories();
+afterEach(() => memories.cleanup());
+const open = memories.open;
 
 const live = async (t: TestMemory) => (await t.memory.storage.listFacts({ tenant: 'default', now: Date.now() + 1000 })).map((f) => f.text).sort();
 

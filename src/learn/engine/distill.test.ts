@@ -3,33 +3,16 @@
  * provenance, idempotence, the schedule, and the LLM reading against an OpenAI-compatible server on loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeOpenAi, type Script } from '../../adapters/llms/fake-protocols.test-support.js';
-import { startLoopback, type Loopback } from '../../adapters/llms/loopback.test-support.js';
-import { createOpenAiCompatibleLlm } from '../../adapters/llms/openai-compatible.js';
-import type { EngramConfigInput } from '../../core/config.js';
-import { openTestMemory, type TestMemory } from '../../../testing/memory-fixture.js';
+import type { TestMemory } from '../../../testing/memory-fixture.js';
+import { llmMemories } from '../llm-memory.test-support.js';
 
-let tm: TestMemory | undefined;
-let server: Loopback | undefined;
-afterEach(async () => {
-  await tm?.cleanup();
-  await server?.close();
-  tm = undefined;
-  server = undefined;
-});
+const memories = llmMemories();
+afterEach(() => memories.cleanup());
+const open = memories.open;
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const HOUR = 3_600_000;
 
-async function open(config: EngramConfigInput = {}, script?: Script): Promise<TestMemory> {
-  let llm;
-  if (script) {
-    server = await startLoopback(fakeOpenAi(script));
-    llm = createOpenAiCompatibleLlm({ baseUrl: `${server.origin}/v1`, model: 'local-model' }, { backoff: { baseDelayMs: 1, maxDelayMs: 2 } });
-  }
-  tm = await openTestMemory({ indexing: { background: false }, learn: { engine: { background: false } }, ...config }, undefined, llm);
-  return tm;
-}
 
 const say = (t: TestMemory, content: string, at: number, over: Record<string, unknown> = {}) =>
   t.memory.logEvent({ type: 'message', actor: 'user', userId: 'u1', sessionId: 's1', content, ts: at, ...over });
