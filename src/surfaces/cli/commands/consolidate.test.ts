@@ -2,24 +2,15 @@
  * `engram consolidate` as a user runs it: what users said about themselves becomes facts, a changed single value a
  * new version.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { engram } from './cli.test-support.js';
 
-const root = join(import.meta.dirname, '../../../..');
 const dir = mkdtempSync(join(tmpdir(), 'engram-consolidate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function engram(db: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', db, ...args], { cwd: root, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('engram consolidate', () => {
   it('distils stated facts and versions a move', { timeout: 300_000 }, async () => {
