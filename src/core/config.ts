@@ -73,7 +73,8 @@ export const relevanceFloorSchema = z
     min_coverage: z.number().min(0).max(1).default(0.25),
     /** Query level: some candidate must reach one of these, or the semantic section stays empty. */
     query_min_cosine: z.number().min(-1).max(1).default(0.42),
-    query_min_coverage: z.number().min(0).max(1).default(0.3),
+    /** 0: any content word of the query in some candidate; higher asks for that share of the words. */
+    query_min_coverage: z.number().min(0).max(1).default(0),
   })
   .strict();
 
@@ -88,7 +89,7 @@ export const semanticRetrievalSchema = z
     conversation: conversationSchema.prefault({}),
     /**
      * The relevance floor (read/floor.ts): semantic items only when some candidate reaches `query_min_cosine`
-     * (raw cosine with the query) or `query_min_coverage` (share of the query's content words), and then only
+     * (raw cosine with the query) or holds a content word of the query (`query_min_coverage` of them), and then only
      * the items reaching `min_cosine` or `min_coverage`. On by default, so a query about nothing in the store
      * gets no semantic items. The cosines are calibrated for USE-lite; set them again for another model.
      */

@@ -15,8 +15,11 @@ describe('floor rules', () => {
     expect(itemPasses(FLOOR, q, { cosine: 0.5, coverage: 0 })).toBe(true);
     expect(itemPasses(FLOOR, q, { cosine: 0.1, coverage: 0.5 })).toBe(true);
     expect(itemPasses(FLOOR, q, { cosine: 0.1, coverage: 0 })).toBe(false);
-    expect(queryPasses(FLOOR, q, [{ cosine: 0.3, coverage: 0.2 }, { cosine: 0.35, coverage: 0 }])).toBe(false);
-    expect(queryPasses(FLOOR, q, [{ cosine: 0.3, coverage: 0.2 }, { cosine: 0.5, coverage: 0 }])).toBe(true);
+    expect(queryPasses(FLOOR, q, [{ cosine: 0.3, coverage: 0 }, { cosine: 0.38, coverage: 0 }])).toBe(false);
+    expect(queryPasses(FLOOR, q, [{ cosine: 0.3, coverage: 0 }, { cosine: 0.5, coverage: 0 }])).toBe(true);
+    // Any content word of the query in a candidate admits the query by default; a higher share can be asked for.
+    expect(queryPasses(FLOOR, q, [{ cosine: 0.3, coverage: 0.2 }])).toBe(true);
+    expect(queryPasses({ ...FLOOR, query_min_coverage: 0.3 }, q, [{ cosine: 0.3, coverage: 0.2 }])).toBe(false);
     expect(queryPasses({ ...FLOOR, enabled: false }, q, [])).toBe(true);
   });
 
