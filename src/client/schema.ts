@@ -1211,7 +1211,7 @@ export interface components {
                     min_coverage?: number;
                     /** @description default 0.42 */
                     query_min_cosine?: number;
-                    /** @description default 0.5 */
+                    /** @description default 0 */
                     query_min_coverage?: number;
                 };
             };
