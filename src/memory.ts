@@ -15,6 +15,8 @@ import type { ForgetReport, ScopeFilter, Storage } from './ports/storage.js';
 import { buildContext } from './read/context.js';
 import { search as hybridSearch } from './read/search.js';
 import type { ContextResult, ReadDeps, SearchHit } from './read/types.js';
+import type { ConflictJudge } from './read/conflicts.js';
+import { llmConflictDecider, llmConflictJudge, llmImportanceRater } from './learn/llm-judgements.js';
 import { AppendQueue } from './write/append-queue.js';
 import { prepareEvents, type EventWriteContext } from './write/events.js';
 import { rememberFact, type RememberResult } from './write/facts.js';
@@ -134,6 +136,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     scrubber: createScrubber(config.pii),
     clock,
     defaultTenant: config.defaultTenant,
+    decideConflict: deps.llm ? llmConflictDecider(deps.llm) : undefined,
+    onError: (e) => deps.onBackgroundError?.(e),
   };
   const queue = new AppendQueue(storage);
   const indexer = new Indexer(storage, embedder, {
@@ -159,7 +163,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   };
   // --- learn wiring (issue B) ---
   const learnEngine = createLearnEngine(
-    { storage, clock, settings: config.learn, embedder, llm: deps.llm, onError: (e) => deps.onBackgroundError?.(e) },
+    { storage, clock, settings: config.learn, embedder, llm: deps.llm, factPolicy: config.facts, onError: (e) => deps.onBackgroundError?.(e) },
     {
       defaultTenant: config.defaultTenant,
       append: (inputs) => append(inputs, 'events'),
@@ -169,7 +173,57 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   );
   if (config.learn.engine.background) learnEngine.learner.start();
 
-  const readDeps: ReadDeps = { storage, reranker, tokens, clock, embedQuery, scrubText: (t) => writeCtx.scrubber.scrub(t).text, scrubJson: (v) => writeCtx.scrubber.scrubJson(v as Json).value };
+  // Consolidation on a schedule (learn.engine.consolidateEveryMinutes): each tenant written to since the last
+  // run, and the default tenant. One run at a time; failures go to onBackgroundError.
+  const touched = new Set<string>([config.defaultTenant]);
+  let consolidateTimer: NodeJS.Timeout | undefined;
+  let consolidating: Promise<void> | undefined;
+  if (config.learn.engine.consolidateEveryMinutes > 0) {
+    consolidateTimer = setInterval(() => {
+      if (consolidating) return;
+      const tenants = [...touched];
+      touched.clear();
+      touched.add(config.defaultTenant);
+      consolidating = (async () => {
+        for (const tenant of tenants) await learnEngine.learn.consolidate({ tenant }).catch((e: unknown) => deps.onBackgroundError?.(e));
+      })().finally(() => {
+        consolidating = undefined;
+      });
+    }, config.learn.engine.consolidateEveryMinutes * 60_000);
+    consolidateTimer.unref();
+  }
+
+  const rateImportance = config.importance.method === 'llm' && deps.llm ? llmImportanceRater(deps.llm) : undefined;
+  /** The LLM's rating for events whose caller gave no importance; the content rating stays when it fails. */
+  async function rate(events: { importance: number; content: string }[], inputs: readonly unknown[]): Promise<void> {
+    if (!rateImportance) return;
+    const open = events.flatMap((e, i) => ((inputs[i] as { importance?: unknown } | null)?.importance === undefined ? [e] : []));
+    for (let i = 0; i < open.length; i += 50) {
+      const batch = open.slice(i, i + 50);
+      try {
+        const ratings = await rateImportance(batch.map((e) => e.content));
+        batch.forEach((e, j) => {
+          if (ratings[j] !== undefined) e.importance = ratings[j]!;
+        });
+      } catch (e) {
+        deps.onBackgroundError?.(e);
+        return;
+      }
+    }
+  }
+
+  const readDeps: ReadDeps = {
+    storage,
+    reranker,
+    tokens,
+    clock,
+    embedQuery,
+    scrubText: (t) => writeCtx.scrubber.scrub(t).text,
+    scrubJson: (v) => writeCtx.scrubber.scrubJson(v as Json).value,
+    factPolicy: config.facts,
+    // The configured LLM confirms or overrules detected conflicts; when it fails, the rules decide alone.
+    conflictJudge: deps.llm ? forgivingJudge(llmConflictJudge(deps.llm), (e) => deps.onBackgroundError?.(e)) : undefined,
+  };
   const tenantOf = (t?: string) => t ?? config.defaultTenant;
 
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -183,7 +237,9 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   async function append(inputs: readonly unknown[], path: string): Promise<LoggedEvent[]> {
     const events = prepareEvents(writeCtx, inputs, path);
     if (events.length === 0) return [];
+    await rate(events, inputs);
     const results = await queue.append(events);
+    for (const e of events) touched.add(e.tenant);
     indexer.notify();
     for (const tenant of new Set(events.map((e) => e.tenant))) learnEngine.learner.notify(tenant);
     const dupIds = results.filter((r) => r.duplicateOf).map((r) => r.duplicateOf!);
@@ -337,6 +393,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     recordOutcome: (retrievalId, outcome, opts) => learnEngine.recordOutcome(retrievalId, outcome, opts),
     async close() {
       if (sweepTimer) clearInterval(sweepTimer);
+      if (consolidateTimer) clearInterval(consolidateTimer);
+      await consolidating;
       await queue.drain();
       await learnEngine.learner.stop();
       await indexer.stop();
@@ -345,6 +403,17 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     },
   };
   return memory;
+}
+
+function forgivingJudge(judge: ConflictJudge, onError: (e: unknown) => void): ConflictJudge {
+  return async (input) => {
+    try {
+      return await judge(input);
+    } catch (e) {
+      onError(e);
+      return undefined;
+    }
+  };
 }
 
 /** Resolves when `p` settles or after `ms`, whichever is first; never rejects (learn wiring). */

@@ -11,6 +11,7 @@ import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
 import type { EngramConfigInput } from '../src/core/config.js';
 import type { Clock } from '../src/ports/clock.js';
 import type { Embedder } from '../src/ports/embedder.js';
+import type { Llm } from '../src/ports/llm.js';
 import { createMemory, type Memory } from '../src/memory.js';
 
 let shared: Embedder | undefined;
@@ -41,7 +42,7 @@ export interface TestMemory {
   cleanup(): Promise<void>;
 }
 
-export async function openTestMemory(config: EngramConfigInput = {}, clock?: Clock): Promise<TestMemory> {
+export async function openTestMemory(config: EngramConfigInput = {}, clock?: Clock, llm?: Llm): Promise<TestMemory> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-test-'));
   const path = join(dir, 'engram.db');
   const storage = await openSqliteStorage({ path });
@@ -51,6 +52,7 @@ export async function openTestMemory(config: EngramConfigInput = {}, clock?: Clo
     reranker: createHeuristicReranker(),
     config: { retention: { sweepIntervalMinutes: 0 }, ...config },
     ...(clock ? { clock } : {}),
+    ...(llm ? { llm } : {}),
   });
   return {
     memory,

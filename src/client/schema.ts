@@ -1345,6 +1345,18 @@ export interface components {
                     /** @description default 1 */
                     question_discount?: number;
                 };
+                relevance_floor?: {
+                    /** @description default true */
+                    enabled?: boolean;
+                    /** @description default 0.2 */
+                    min_cosine?: number;
+                    /** @description default 0.25 */
+                    min_coverage?: number;
+                    /** @description default 0.42 */
+                    query_min_cosine?: number;
+                    /** @description default 0 */
+                    query_min_coverage?: number;
+                };
             };
             merge_policy?: {
                 /**
@@ -1389,6 +1401,16 @@ export interface components {
             diversity?: {
                 /** @description default 0.9 */
                 mmr_lambda?: number;
+                near_duplicate?: {
+                    /** @description default true */
+                    enabled?: boolean;
+                    /** @description default 0.6 */
+                    cosine?: number;
+                    /** @description default 0.35 */
+                    jaccard?: number;
+                    /** @description default 0.6 */
+                    text_only?: number;
+                };
             };
             /** @description optional; if given it must be the key's own tenant (else 403) */
             tenant?: string;
@@ -1400,6 +1422,8 @@ export interface components {
             outcome: "SUCCESS" | "FAILURE" | "PARTIAL" | "UNKNOWN";
             retrieved_episode_ids: string[];
             retrieved_fact_ids: string[];
+            /** @description retrieved facts left unchanged: not in used_item_ids, or (without it) not relevant to the query */
+            bystander_fact_ids: string[];
             links: components["schemas"]["Link"][];
             facts: {
                 fact_id: string;
@@ -1502,6 +1526,8 @@ export interface components {
             correction?: string;
             details?: string;
             root_cause?: string;
+            /** @description ids of the context items the answer actually used: only these are credited or blamed (default: the items relevant to the query) */
+            used_item_ids?: string[];
         };
         Retrieval: {
             /** @example ret_01J8ZK3V6W9X2Y4Z5A6B7C8D9E */
@@ -1539,6 +1565,7 @@ export interface components {
                 created: components["schemas"]["Procedure"][];
                 reinforced: components["schemas"]["Procedure"][];
             };
+            distilled: components["schemas"]["DistillReport"];
             /** @description raw events forgotten by retention (0 when it is off) */
             expired: number;
         };
@@ -1592,6 +1619,30 @@ export interface components {
              * @example 2025-09-21T10:15:00.000Z
              */
             updated_at: string;
+        };
+        /** @description facts distilled from what users said about themselves; null when learn.engine.distill is off */
+        DistillReport: {
+            turns: number;
+            statements: number;
+            facts: components["schemas"]["DistilledFact"][];
+            /** @enum {string} */
+            method: "patterns" | "llm";
+        } | null;
+        DistilledFact: {
+            fact_id: string;
+            key: string;
+            subject: string;
+            /** @example lives_in */
+            predicate: string;
+            value: string;
+            /** @example The user lives in Toronto. */
+            text: string;
+            /** @enum {string} */
+            status: "created" | "versioned";
+            /** @description the version it replaced (a single-valued predicate whose value changed) */
+            superseded_id?: string;
+            /** @description the events that stated it (provenance) */
+            event_ids: string[];
         };
         ConsolidateInput: {
             /** @description optional; if given it must be the key's own tenant (else 403) */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { learnSettingsSchema } from '../learn/engine/options.js';
 import { workingMemoryOptionsSchema } from '../working/options.js';
 import { llmConfigSchema } from './llm-config.js';
+import { factPolicySchema } from './predicates.js';
 import { DOC_KINDS, PII_KINDS } from './types.js';
 import { parseWith, timeInput } from './validate.js';
 
@@ -64,6 +65,19 @@ export const conversationSchema = z
 export type ConversationConfig = z.output<typeof conversationSchema>;
 export type ConversationInput = z.input<typeof conversationSchema>;
 
+export const relevanceFloorSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Item level: a memory's raw cosine with the query, or its share of the query's content words. */
+    min_cosine: z.number().min(-1).max(1).default(0.2),
+    min_coverage: z.number().min(0).max(1).default(0.25),
+    /** Query level: some candidate must reach one of these, or the semantic section stays empty. */
+    query_min_cosine: z.number().min(-1).max(1).default(0.42),
+    /** 0: any content word of the query in some candidate; higher asks for that share of the words. */
+    query_min_coverage: z.number().min(0).max(1).default(0),
+  })
+  .strict();
+
 export const semanticRetrievalSchema = z
   .object({
     top_k: positiveInt(200).default(5),
@@ -73,6 +87,13 @@ export const semanticRetrievalSchema = z
     candidates: positiveInt(2000).optional(),
     reranker: rerankerSettingsSchema.prefault({}),
     conversation: conversationSchema.prefault({}),
+    /**
+     * The relevance floor (read/floor.ts): semantic items only when some candidate reaches `query_min_cosine`
+     * (raw cosine with the query) or holds a content word of the query (`query_min_coverage` of them), and then only
+     * the items reaching `min_cosine` or `min_coverage`. On by default, so a query about nothing in the store
+     * gets no semantic items. The cosines are calibrated for USE-lite; set them again for another model.
+     */
+    relevance_floor: relevanceFloorSchema.prefault({}),
   })
   .strict();
 
@@ -125,6 +146,20 @@ export const diversitySchema = z
      * paraphrase-dev R@5 0.683 → 0.692, R@1 unchanged; 1.0 gives LoCoMo 0.692 but paraphrase R@5 0.675.
      */
     mmr_lambda: z.number().min(0).max(1).default(0.9),
+    /**
+     * Near-duplicates (read/mmr.ts) are dropped from the semantic picks: vectors at cosine ≥ `cosine` that also
+     * share a Jaccard ≥ `jaccard` of their content stems (or, without vectors, stems alone ≥ `text_only`).
+     * `enabled: false` leaves only the MMR discount.
+     */
+    near_duplicate: z
+      .object({
+        enabled: z.boolean().default(true),
+        cosine: z.number().min(0).max(1).default(0.6),
+        jaccard: z.number().min(0).max(1).default(0.35),
+        text_only: z.number().min(0).max(1).default(0.6),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 
@@ -295,6 +330,14 @@ export const engramConfigSchema = z
     defaultTenant: z.string().min(1).max(100).default('default'),
     /** The learn path: segmentation, description, confidence, extraction, reflection, procedures, engine. */
     learn: learnSettingsSchema.prefault({}),
+    /**
+     * Importance of events at ingest: `content` (default) is deterministic (write/importance.ts: type, urgency,
+     * danger, stakes, commitments, emotion); `llm` asks the configured LLM for a 1–10 poignancy rating per
+     * batch (content when no LLM is configured or it fails). An explicit `importance` on the event always wins.
+     */
+    importance: z.object({ method: z.enum(['content', 'llm']).default('content') }).strict().prefault({}),
+    /** Conflict strategy per predicate (single / multi / merge / llm) for facts with subject + predicate (core/predicates.ts). */
+    facts: factPolicySchema.prefault({}),
     /** The per-session scratchpads: token cap, history strategy, key facts, TTL (working/options.ts). */
     working: workingMemoryOptionsSchema.prefault({}),
   })

@@ -19,6 +19,36 @@ describe('detectConflicts', () => {
     expect(detectConflicts([old, fresh])).toEqual([{ reason: 'same_subject_predicate', fresher: 1, older: 0 }]);
   });
 
+  it('never reports two values of a multi-valued predicate (speaks), and honours a configured strategy', () => {
+    const english = factCandidate(makeFact({ text: 'Erin speaks English.', subject: 'Erin', predicate: 'speaks', value: 'English', recordedAt: T0 - DAY }));
+    const french = factCandidate(makeFact({ text: 'Erin speaks French.', subject: 'Erin', predicate: 'speaks', value: 'French', recordedAt: T0 }));
+    expect(detectConflicts([english, french])).toEqual([]);
+    const policy = { predicates: { speaks: 'single' as const }, defaultStrategy: 'single' as const };
+    expect(detectConflicts([english, french], { policy })).toEqual([{ reason: 'same_subject_predicate', fresher: 1, older: 0 }]);
+  });
+
+  it('reads subject, predicate and value of plain-text facts with the statement patterns', () => {
+    const berlin = factCandidate(makeFact({ text: 'Erin lives in Berlin.', recordedAt: T0 - DAY }));
+    const munich = factCandidate(makeFact({ text: 'Erin lives in Munich.', recordedAt: T0 }));
+    const dave = factCandidate(makeFact({ text: 'Dave lives in Munich.', recordedAt: T0 }));
+    const vague = factCandidate(makeFact({ text: 'Erin might live in Hamburg.', recordedAt: T0 }));
+    expect(factView(berlin)).toMatchObject({ subject: 'Erin', predicate: 'lives_in', value: 'Berlin' });
+    expect(detectConflicts([berlin, munich, dave, vague])).toEqual([{ reason: 'same_subject_predicate', fresher: 1, older: 0 }]);
+    const { notes } = resolveConflicts([berlin, munich], detectConflicts([berlin, munich]), 'prefer_fresh_episodic_else_surface_both_with_note');
+    expect(notes[0]!.note).toMatch(/"Erin lives in Munich\." .* and older fact "Erin lives in Berlin\." .* disagree/);
+    // Plain-text languages accumulate.
+    const langs = ['Erin speaks English.', 'Erin speaks French.'].map((text, i) => factCandidate(makeFact({ text, recordedAt: T0 + i })));
+    expect(detectConflicts(langs)).toEqual([]);
+  });
+
+  it('finds a newer event stating another value of a single-valued fact, without a revision cue', () => {
+    const fact = factCandidate(makeFact({ text: 'Erin lives in Berlin.', recordedAt: T0 - DAY }));
+    const moved = eventCandidate(makeEvent({ content: 'Erin moved to Munich.', ts: T0 }));
+    const same = eventCandidate(makeEvent({ content: 'Erin lives in Berlin.', ts: T0 }));
+    expect(detectConflicts([fact, moved])).toEqual([{ reason: 'fresher_episodic', fresher: 1, older: 0 }]);
+    expect(detectConflicts([fact, same])).toEqual([]);
+  });
+
   it('finds two versions of one key with different text', () => {
     const v1 = factCandidate(makeFact({ key: 'doc_42_para_7', text: 'Refunds within 30 days.', recordedAt: T0 - 5 * DAY }));
     const v2 = factCandidate(makeFact({ key: 'doc_42_para_7', text: 'Refunds within 14 days.', recordedAt: T0 }));

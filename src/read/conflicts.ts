@@ -4,11 +4,16 @@
  *
  * Detection (pure, heuristic, deliberately conservative — a missed conflict costs less than a false one):
  *   same_key               two facts of one lineage (`fact.key`, or `metadata.key`) with different text;
- *   same_subject_predicate two facts with equal subject and predicate but a different value;
+ *   same_subject_predicate two facts with equal subject and predicate but a different value — unless the
+ *                          predicate is multi-valued (core/predicates.ts: "speaks French" does not contradict
+ *                          "speaks English"). Subject, predicate and value come from the fact's fields, or, for a
+ *                          plain-text fact, from the one statement its text makes when the deterministic patterns
+ *                          read one (learn/fact-patterns.ts: "Erin lives in Berlin." → Erin / lives_in / Berlin);
  *   fresher_episodic       an event newer than a fact that it revises on the fact's subject: either the event
  *                          states it structurally (metadata subject/predicate/value with another value) or it is
  *                          a correction / uses a revision cue ("no longer", "switched to", "instead" …) while
- *                          mentioning the fact's subject and its predicate or value.
+ *                          mentioning the fact's subject and its predicate or value, or its text states another
+ *                          value of the fact's single-valued subject + predicate ("Erin moved to Munich").
  * Resolution by `conflict_resolution`:
  *   prefer_fresh_episodic_else_surface_both_with_note (default)
  *       event vs fact → keep the event, drop the fact, note it — unless the fact is policy (tag `policy`):
@@ -19,6 +24,8 @@
  */
 import type { ContextConfig } from '../core/config.js';
 import type { Json } from '../core/types.js';
+import { normalizePredicate, strategyFor, type FactPolicy } from '../core/predicates.js';
+import { readStatements, resolveSubject } from '../learn/fact-patterns.js';
 import { words } from './text.js';
 import type { Candidate, ConflictAction, ConflictNote, ConflictReason } from './types.js';
 
@@ -64,16 +71,36 @@ function metaString(meta: Record<string, Json> | undefined, name: string): strin
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
-/** Key, subject, predicate and value of a fact candidate, from the loaded fact or its metadata. */
+/**
+ * The one statement a short text makes (fact-patterns.ts), as subject / predicate / value; a first-person
+ * subject is the record's user. Undefined when the text makes none or several (not reliable enough).
+ */
+export function statedTriple(text: string, who: { userId?: string | undefined; name?: string | undefined }): Omit<FactView, 'key'> | undefined {
+  if (text.length > 300) return undefined;
+  const found = readStatements(text);
+  if (found.length !== 1) return undefined;
+  const st = found[0]!;
+  return { subject: resolveSubject(st, who), predicate: st.predicate, value: st.value };
+}
+
+/** Key, subject, predicate and value of a fact candidate, from the loaded fact or its metadata, else its text. */
 export function factView(c: Candidate): FactView | undefined {
   if (c.doc.kind !== 'fact') return undefined;
   const meta = c.doc.metadata;
-  return {
+  const view: FactView = {
     key: c.fact?.key ?? metaString(meta, 'key'),
     subject: c.fact?.subject ?? metaString(meta, 'subject'),
     predicate: c.fact?.predicate ?? metaString(meta, 'predicate'),
     value: c.fact?.value ?? metaString(meta, 'value'),
   };
+  if (view.subject && view.predicate && view.value) return view;
+  const stated = statedTriple(c.fact?.text ?? c.doc.text, { userId: c.fact?.userId ?? c.doc.userId });
+  return stated ? { ...view, ...stated } : view;
+}
+
+export interface DetectOptions {
+  /** Conflict strategies per predicate: two values of a multi-valued predicate are not a conflict. */
+  policy?: FactPolicy | undefined;
 }
 
 function norm(s: string | undefined): string | undefined {
@@ -99,15 +126,19 @@ function mentionsAny(have: Set<string>, phrase: string | undefined): boolean {
   return need.some((w) => have.has(w));
 }
 
-function factsConflict(a: FactView, b: FactView, aHash: string, bHash: string): ConflictReason | undefined {
+const samePredicate = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && normalizePredicate(a) === normalizePredicate(b);
+
+function factsConflict(a: FactView, b: FactView, aHash: string, bHash: string, opts: DetectOptions): ConflictReason | undefined {
   if (a.key !== undefined && a.key === b.key && aHash !== bHash) return 'same_key';
-  const [sa, sb, pa, pb, va, vb] = [norm(a.subject), norm(b.subject), norm(a.predicate), norm(b.predicate), norm(a.value), norm(b.value)];
-  if (sa && pa && va && vb && sa === sb && pa === pb && va !== vb) return 'same_subject_predicate';
+  const [sa, sb, va, vb] = [norm(a.subject), norm(b.subject), norm(a.value), norm(b.value)];
+  if (sa && va && vb && sa === sb && samePredicate(a.predicate, b.predicate) && va !== vb && strategyFor(opts.policy, a.predicate) !== 'multi') {
+    return 'same_subject_predicate';
+  }
   return undefined;
 }
 
 /** Does this (newer) event revise the fact? */
-export function eventRevisesFact(event: Candidate, fact: FactView): boolean {
+export function eventRevisesFact(event: Candidate, fact: FactView, opts: DetectOptions = {}): boolean {
   const meta = event.doc.metadata;
   const [es, ep, ev] = [metaString(meta, 'subject'), metaString(meta, 'predicate'), metaString(meta, 'value')];
   if (es && ep && ev && fact.subject && fact.predicate) {
@@ -115,6 +146,10 @@ export function eventRevisesFact(event: Candidate, fact: FactView): boolean {
   }
   if (!fact.subject) return false;
   const text = event.event?.content ?? event.doc.text;
+  const stated = fact.predicate && fact.value ? statedTriple(text, { userId: event.event?.userId ?? event.doc.userId, name: event.event?.name }) : undefined;
+  if (stated && norm(stated.subject) === norm(fact.subject) && samePredicate(stated.predicate, fact.predicate) && strategyFor(opts.policy, fact.predicate) !== 'multi') {
+    return norm(stated.value) !== norm(fact.value);
+  }
   const revising = event.doc.type === 'correction' || CUE_RE.test(text);
   if (!revising) return false;
   const have = stems(text);
@@ -122,7 +157,7 @@ export function eventRevisesFact(event: Candidate, fact: FactView): boolean {
 }
 
 /** Pure detection over the candidate list. Each unordered pair is reported at most once. */
-export function detectConflicts(items: readonly Candidate[]): DetectedConflict[] {
+export function detectConflicts(items: readonly Candidate[], opts: DetectOptions = {}): DetectedConflict[] {
   const views = items.map(factView);
   const out: DetectedConflict[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -131,7 +166,7 @@ export function detectConflicts(items: readonly Candidate[]): DetectedConflict[]
       const [fa, fb] = [views[i], views[j]];
       const [fresher, older] = isFresher(a, b) ? [i, j] : [j, i];
       if (fa && fb) {
-        const reason = factsConflict(fa, fb, a.doc.contentHash, b.doc.contentHash);
+        const reason = factsConflict(fa, fb, a.doc.contentHash, b.doc.contentHash, opts);
         if (reason) out.push({ reason, fresher, older });
         continue;
       }
@@ -140,7 +175,7 @@ export function detectConflicts(items: readonly Candidate[]): DetectedConflict[]
       const factIdx = eventIdx === i ? j : i;
       const event = items[eventIdx]!;
       const fact = items[factIdx]!;
-      if (event.doc.ts > factTime(fact) && eventRevisesFact(event, views[factIdx]!)) {
+      if (event.doc.ts > factTime(fact) && eventRevisesFact(event, views[factIdx]!, opts)) {
         out.push({ reason: 'fresher_episodic', fresher: eventIdx, older: factIdx });
       }
     }

@@ -134,7 +134,8 @@ describe('buildContext (SQLite + USE-lite)', () => {
       { text: 'The payments service deploys with blue-green releases.', tags: ['prod_v3', 'deploys'], subject: 'payments service', predicate: 'deploy strategy', value: 'blue-green', recordedAt: at('08:00:00') },
     ]);
     await indexPending(store.storage, embedder);
-    const config = parseContextConfig({ ...SEED_CONFIG, semantic_retrieval: { top_k: 5, filters: { tags: ['prod_v3'] } } });
+    // The plain fact restates the policy fact: near-duplicate dropping (mmr.ts) would keep only the policy one.
+    const config = parseContextConfig({ ...SEED_CONFIG, semantic_retrieval: { top_k: 5, filters: { tags: ['prod_v3'] } }, diversity: { near_duplicate: { enabled: false } } });
     const r = await buildContext(deps, { tenant: 't1', query: 'how does the payments service deploy?', config });
     const note = r.conflicts.find((c) => c.itemIds.includes(plain!.id))!;
     expect(note).toMatchObject({ action: 'preferred', itemIds: ['evt_6', plain!.id], droppedIds: [plain!.id] });
@@ -199,17 +200,24 @@ describe('buildContext (SQLite + USE-lite)', () => {
   it('diversifies semantic items with MMR over stored vectors', async () => {
     await putFacts(store.storage, [
       { text: 'Canary deploys send 5% of traffic to the new version first.', tags: ['mmr'], recordedAt: at('09:00:00') },
-      { text: 'Canary deploys send five percent of traffic to the new version first.', tags: ['mmr'], recordedAt: at('09:00:00') },
+      { text: 'Canary deploys send 5 percent of traffic to the new version first.', tags: ['mmr'], recordedAt: at('09:00:00') },
       { text: 'Feature flags let us turn off a new code path without a deploy.', tags: ['mmr'], recordedAt: at('09:00:00') },
     ]);
     await indexPending(store.storage, embedder);
-    const cfg = (lambda: number) =>
-      parseContextConfig({ episodic_window: { mode: 'none' }, semantic_retrieval: { top_k: 2, filters: { tags: ['mmr'] }, reranker: { enabled: false } }, diversity: { mmr_lambda: lambda } });
+    const cfg = (lambda: number, nearDuplicates = false) =>
+      parseContextConfig({
+        episodic_window: { mode: 'none' },
+        semantic_retrieval: { top_k: 2, filters: { tags: ['mmr'] }, reranker: { enabled: false } },
+        diversity: { mmr_lambda: lambda, near_duplicate: { enabled: nearDuplicates } },
+      });
     const q = 'how do canary deploys limit risk for a new version?';
     const pure = await buildContext(deps, { tenant: 't1', query: q, config: cfg(1) });
     expect(pure.items.map((i) => i.text).every((t) => t.startsWith('Canary'))).toBe(true);
     const diverse = await buildContext(deps, { tenant: 't1', query: q, config: cfg(0.3) });
     expect(diverse.items.map((i) => i.text)).toContain('Feature flags let us turn off a new code path without a deploy.');
+    // The default drops the near-duplicate even at λ = 1.
+    const deduped = await buildContext(deps, { tenant: 't1', query: q, config: cfg(1, true) });
+    expect(deduped.items.filter((i) => i.text.startsWith('Canary'))).toHaveLength(1);
   });
 
   it('scrubs PII from the rendered context at read time when the guardrail is on', async () => {

@@ -36,7 +36,7 @@ import { pickCounterExample } from './counter.js';
 import { dedupe } from './dedupe.js';
 import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
-import { cosine, mmrSelect } from './mmr.js';
+import { cosine, mmrSelect, type NearDuplicate } from './mmr.js';
 import { excerpt } from './excerpt.js';
 import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
@@ -50,6 +50,7 @@ import { expandCandidates } from './expand.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
+import { applyFloor, coverage, queryStems } from './floor.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -95,7 +96,7 @@ async function windowCandidates(
   config: ContextConfig,
   plan: RoutePlan,
   now: number,
-): Promise<Candidate[]> {
+): Promise<{ candidates: Candidate[]; cosines: Map<string, number> }> {
   const vectors = vector && events.length > 0 ? await deps.storage.getEmbeddings(events.map((e) => e.contentHash)) : new Map<string, Float32Array>();
   const cosines = new Map<string, number>();
   for (const e of events) {
@@ -103,7 +104,7 @@ async function windowCandidates(
     if (v && vector) cosines.set(e.id, cosine(vector, v));
   }
   const cal = calibrateVector([...sem.vectorPool, ...cosines.values()]);
-  return events.map((e): Candidate => {
+  const candidates = events.map((e): Candidate => {
     const doc = eventToDoc(e);
     const cos = cosines.get(e.id);
     const evidence = cos !== undefined && cal ? vectorEvidence(cos, cal) : null;
@@ -111,6 +112,7 @@ async function windowCandidates(
     const scores = scoreCandidate(doc, fused, config.scoring, now, { recencyFactor: plan.recencyFactor, boost: kindBoost(plan, doc.kind) });
     return { doc, origin: 'window', event: e, scores };
   });
+  return { candidates, cosines };
 }
 
 /**
@@ -207,12 +209,24 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       : Promise.resolve(emptySemantic()),
   ]);
   const cutoff = episodicCutoff(config.guardrails.episodic_ttl_days, now);
-  let semantic: Candidate[] = await atReadTime(
+  const queryVector = await vectorP;
+  const { candidates: window, cosines: windowCosines } = await windowCandidates(deps, events, queryVector, sem, config, p.route, now);
+  // Facts as they held at the read's time (time-travel.ts), then the floor (floor.ts) before anything builds on a
+  // candidate: neighbours and hops only join relevant seeds.
+  const current = await atReadTime(
     deps.storage,
     p.tenant,
     scoreSemantic(sem, config.scoring, p.route, now).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff)),
     { asOf: config.as_of, knownAt: config.known_at },
     now,
+  );
+  const floorInput = { stems: queryStems(p.query), vector: queryVector };
+  let semantic: Candidate[] = applyFloor(
+    config.semantic_retrieval.relevance_floor,
+    floorInput,
+    current,
+    (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }),
+    window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) })),
   );
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {
@@ -234,7 +248,6 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     for (const [hash, v] of hops.vectors) sem.vectors.set(hash, v);
     semantic = [...semantic, ...hops.candidates].sort(byFinal);
   }
-  const window = await windowCandidates(deps, events, await vectorP, sem, config, p.route, now);
   return { window, semantic, sem };
 }
 
@@ -259,6 +272,11 @@ async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, s
   return out;
 }
 
+function nearDuplicate(config: ContextConfig): NearDuplicate | undefined {
+  const d = config.diversity.near_duplicate;
+  return d.enabled ? { cosine: d.cosine, jaccard: d.jaccard, textOnly: d.text_only } : undefined;
+}
+
 /**
  * Dedupe (window copies win), then MMR picks top_k diverse semantic items, then the counter-example (from the
  * whole pool; it may be one of the picks) takes its own slot; records attached.
@@ -270,6 +288,7 @@ async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gath
     semanticPool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
     p.config.semantic_retrieval.top_k,
     p.config.diversity.mmr_lambda,
+    nearDuplicate(p.config),
   ).map((m) => m.c);
   const counter = pickCounterExample(diverse, semanticPool);
   const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
@@ -309,7 +328,7 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
   const chainSeeds = chosen.filter((c) => c.doc.kind === 'episode').sort(byFinal).slice(0, MAX_CHAIN_SEEDS).map((c) => c.doc.refId);
   const chains = chainSeeds.length ? await chainsFor(deps.storage, p.tenant, chainSeeds) : [];
 
-  const detected = detectConflicts(chosen);
+  const detected = detectConflicts(chosen, { policy: deps.factPolicy });
   const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
   const budget = fit(deps, p, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
   const items = renderItems(budget.sections, p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined);

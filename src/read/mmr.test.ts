@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cosine, jaccard, mmrSelect, type MmrItem } from './mmr.js';
+import { cosine, jaccard, mmrSelect, statesOtherValues, type MmrItem } from './mmr.js';
 import { wordSet } from './text.js';
 
 const vec = (...xs: number[]) => Float32Array.from(xs);
@@ -50,5 +50,28 @@ describe('mmrSelect', () => {
     expect(picked[0]!.key).toBe('a');
     expect(mmrSelect(items, 0, 0.5)).toEqual([]);
     expect(mmrSelect([], 3, 0.5)).toEqual([]);
+  });
+});
+
+describe('near-duplicates', () => {
+  const dup = { cosine: 0.6, jaccard: 0.35, textOnly: 0.6 };
+  it('drops a paraphrase of a picked item but keeps facts that state other values', () => {
+    const v = vec(1, 0.1, 0);
+    const items: MmrItem[] = [
+      { key: 'a', score: 1, text: 'Annual plans are refunded in full within 30 days.', vector: v },
+      { key: 'a2', score: 0.95, text: 'Yearly plans get a full refund within 30 days.', vector: v },
+      { key: 'b', score: 0.9, text: 'Monthly plans are not refunded.', vector: v },
+      { key: 'c', score: 0.85, text: 'Erin speaks English.', vector: v },
+      { key: 'd', score: 0.8, text: 'Erin speaks French.', vector: v },
+    ];
+    expect(mmrSelect(items, 5, 1, dup).map((i) => i.key)).toEqual(['a', 'b', 'c', 'd']);
+    expect(mmrSelect(items, 5, 1).map((i) => i.key)).toEqual(['a', 'a2', 'b', 'c', 'd']);
+  });
+
+  it('tells values apart: numbers, names, negation', () => {
+    expect(statesOtherValues('Refunds within 30 days.', 'Refunds within 14 days.')).toBe(true);
+    expect(statesOtherValues('Erin lives in Berlin.', 'Erin lives in Munich.')).toBe(true);
+    expect(statesOtherValues('Deploys run on Tuesdays.', 'Deploys do not run on Tuesdays.')).toBe(true);
+    expect(statesOtherValues('The user prefers dark mode.', 'User likes the dark theme.')).toBe(false);
   });
 });

@@ -6,8 +6,27 @@
  * where rel is the item's `final` score divided by the pool's best (so it is on the same 0..1 scale as a
  * similarity; dividing rather than min-max keeps a fair chance for the weakest item, which min-max pins at 0) and sim is the cosine of the two documents' vectors, or the token-set Jaccard of their texts
  * when either vector is missing (not embedded yet, embedder down). λ = 1 is plain ranking.
+ *
+ * Near-duplicates are dropped outright rather than merely discounted: at λ 0.9 the penalty is too small to keep
+ * three paraphrases of one fact from filling three slots. Two items are near-duplicates when their vectors are
+ * close (cosine ≥ `cosine`) AND they share much of their wording (Jaccard of content stems ≥ `jaccard`); without
+ * vectors, when the stems alone overlap strongly (≥ `textOnly`). Both conditions because neither suffices alone
+ * with a small sentence encoder: USE-lite puts "Annual plans are refunded in full within 30 days." and "Monthly
+ * plans are not refunded." at 0.90 (different facts, stem Jaccard 0.25), and "User likes the dark theme for
+ * their editor." next to "The user prefers dark mode in the editor." at 0.63 (one fact, stem Jaccard 0.43).
+ * And never when the two state different values: a number or a proper name (a capitalised word that does not
+ * open a sentence) that only one of them holds, or a negation only one of them makes — "Erin speaks English."
+ * and "Erin speaks French." are two facts however alike they read.
  */
+import { stemSet } from '../learn/text.js';
 import { wordSet } from './text.js';
+
+export interface NearDuplicate {
+  cosine: number;
+  jaccard: number;
+  /** Stem Jaccard above which two items without vectors are near-duplicates. */
+  textOnly: number;
+}
 
 export interface MmrItem {
   key: string;
@@ -45,10 +64,38 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return inter / (a.size + b.size - inter);
 }
 
-/** Returns up to `k` items in MMR order. Ties keep input order (deterministic). */
-export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lambda: number): T[] {
+const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const NEGATION = new Set(['not', 'no', 'never', 'none', 'without', 'cannot']);
+
+/** Lower-cased tokens, the value-like ones (numbers, names not opening a sentence), and negations. */
+function valueTokens(text: string): { all: Set<string>; values: Set<string>; negated: boolean } {
+  const all = new Set<string>();
+  const values = new Set<string>();
+  let negated = /n['’]t\b/i.test(text);
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    (sentence.match(TOKEN_RE) ?? []).forEach((tok, i) => {
+      const low = tok.toLowerCase();
+      all.add(low);
+      if (NEGATION.has(low)) negated = true;
+      if (/\d/.test(tok) || (i > 0 && /^\p{Lu}/u.test(tok))) values.add(low);
+    });
+  }
+  return { all, values, negated };
+}
+
+/** Do two texts state different values (a number or name only one holds, a negation only one makes)? */
+export function statesOtherValues(a: string, b: string): boolean {
+  const [x, y] = [valueTokens(a), valueTokens(b)];
+  if (x.negated !== y.negated) return true;
+  for (const v of x.values) if (!y.all.has(v)) return true;
+  for (const v of y.values) if (!x.all.has(v)) return true;
+  return false;
+}
+
+/** Returns up to `k` items in MMR order, near-duplicates of a picked item left out. Ties keep input order (deterministic). */
+export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lambda: number, duplicate?: NearDuplicate): T[] {
   if (k <= 0 || items.length === 0) return [];
-  if (lambda >= 1) return [...items].sort((a, b) => b.score - a.score).slice(0, k);
+  if (lambda >= 1 && !duplicate) return [...items].sort((a, b) => b.score - a.score).slice(0, k);
   const max = Math.max(...items.map((i) => i.score));
   const min = Math.min(...items.map((i) => i.score));
   // Scores are non-negative sums; min-max only for the odd negative pool.
@@ -67,6 +114,22 @@ export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lam
     return jaccard(wordsOf(x), wordsOf(y));
   };
 
+  const stems: (Set<string> | undefined)[] = [];
+  const stemsOf = (x: number) => (stems[x] ??= stemSet(items[x]!.text));
+  const isDuplicate = (x: number, y: number): boolean => {
+    if (!duplicate) return false;
+    const vx = items[x]!.vector;
+    const vy = items[y]!.vector;
+    if (vx && vy) {
+      const n = norms[x]! * norms[y]!;
+      const cos = n === 0 || vx.length !== vy.length ? 0 : dot(vx, vy) / n;
+      return cos >= duplicate.cosine && jaccard(stemsOf(x), stemsOf(y)) >= duplicate.jaccard && !distinct(x, y);
+    }
+    return jaccard(stemsOf(x), stemsOf(y)) >= duplicate.textOnly && !distinct(x, y);
+  };
+
+  const distinct = (x: number, y: number) => statesOtherValues(items[x]!.text, items[y]!.text);
+
   const picked: number[] = [];
   // maxSim[i]: the highest similarity of i to anything picked so far (updated incrementally: O(n·k)).
   const maxSim = new Array<number>(items.length).fill(0);
@@ -83,7 +146,10 @@ export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lam
     }
     picked.push(best);
     open.delete(best);
-    for (const i of open) maxSim[i] = Math.max(maxSim[i]!, similarity(i, best));
+    for (const i of open) {
+      if (isDuplicate(i, best)) open.delete(i);
+      else maxSim[i] = Math.max(maxSim[i]!, lambda >= 1 ? 0 : similarity(i, best));
+    }
   }
   return picked.map((i) => items[i]!);
 }

@@ -101,6 +101,25 @@ describe('rendering episodes and facts', () => {
     expect(episodeBody(said)).toBe('[OUTCOME: SUCCESS] Fixed it. Outcome: SUCCESS — root cause: bad config.');
   });
 
+  it('says the outcome, an action and a correction once', () => {
+    const e = episode({
+      id: 'eps_3',
+      outcome: 'FAILURE',
+      summary:
+        'Updated session.test.ts to use SESSION_TTL_SECONDS. Tried: Updated session.test.ts to use SESSION_TTL_SECONDS. Outcome: FAILURE — root cause: It was the OpenSSL legacy provider. Correction: It was the OpenSSL legacy provider, not the test runner.',
+      rootCause: 'It was the OpenSSL legacy provider',
+      assumptions: ['the test runner'],
+      corrections: ['It was the OpenSSL legacy provider, not the test runner'],
+    });
+    const body = episodeBody(e);
+    expect(body).toBe(
+      '[OUTCOME: FAILURE] Updated session.test.ts to use SESSION_TTL_SECONDS. Correction: It was the OpenSSL legacy provider, not the test runner.',
+    );
+    const bare = episode({ id: 'eps_4', outcome: 'FAILURE', summary: 'Outcome: FAILURE. Outcome: FAILURE. Correction: use the v2 API. Correction: use the v2 API.', corrections: ['use the v2 API'] });
+    expect(episodeBody(bare)).toBe('[OUTCOME: FAILURE] Correction: use the v2 API.');
+    expect(episodeBody(bare).match(/FAILURE/g)).toHaveLength(1);
+  });
+
   it('shows a learned fact with confidence, evidence counts and version', () => {
     const f = makeFact({ text: 'When X, check Y.', kind: 'heuristic', confidence: 0.4444, supportCount: 2, contradictCount: 4, version: 2 });
     expect(factBody(f, f.text)).toBe('When X, check Y. (confidence 0.44; supported by 2 episodes, contradicted by 4; v2)');

@@ -18,6 +18,17 @@ describe('itemBody', () => {
     expect(itemBody(eventCandidate(e))).toBe('kubectl(ns=payments, action=rollout status) → ok=true, msg=Deployment available');
   });
 
+  it("keeps the agent's own words before the compact tool line, once", () => {
+    const e = makeEvent({
+      type: 'tool_call',
+      content: 'Updated session.test.ts to use SESSION_TTL_SECONDS',
+      tool: 'edit',
+      args: { file: 'src/auth/session.test.ts' },
+      result: { ok: true },
+    });
+    expect(itemBody(eventCandidate(e))).toBe('Updated session.test.ts to use SESSION_TTL_SECONDS. edit(file=src/auth/session.test.ts) → ok=true');
+  });
+
   it('uses the speaker name and flattens newlines for other events and docs', () => {
     expect(itemBody(eventCandidate(makeEvent({ name: 'Caroline', content: 'I went to\n  the support group.' })))).toBe(
       'Caroline: I went to the support group.',

@@ -25,6 +25,7 @@
 import { eventDocText } from '../core/docs.js';
 import { fenced, inertTagPart, inertText } from '../core/prompt-safe.js';
 import type { Json } from '../core/types.js';
+import { wordSet } from './text.js';
 import { episodeBody, episodeView, factBody, factView } from './outcome.js';
 import type { SectionSpec } from './sections.js';
 import type { Candidate, ContextItem, Provenance } from './types.js';
@@ -57,7 +58,8 @@ function inline(value: Json | undefined): string {
 }
 
 /**
- * The full body of an item before any truncation. Tool events show tool(args) → result; episodes lead with
+ * The full body of an item before any truncation. Tool events show the agent's own words (when it wrote any)
+ * followed by tool(args) → result; episodes lead with
  * their outcome label (`[OUTCOME: FAILURE] … Correction: …`); learned facts end with their evidence.
  */
 export function itemBody(c: Candidate): string {
@@ -71,10 +73,17 @@ function rawBody(c: Candidate): string {
   if (e?.tool && (e.args !== undefined || e.result !== undefined)) {
     const call = `${e.tool}(${inline(e.args)})`;
     const result = inline(e.result);
-    return result ? `${call} → ${result}` : call;
+    const line = result ? `${call} → ${result}` : call;
+    // The agent's own words lead when they say more than the call does (the write path fills `content` from
+    // the call when the caller gave none, and a content that only restates the call adds nothing).
+    const own = e.content.trim();
+    const callWords = wordSet(line);
+    return own && [...wordSet(own)].some((w) => !callWords.has(w)) ? `${withStop(own)} ${line}` : line;
   }
   return e ? eventDocText(e) : c.doc.text;
 }
+
+const withStop = (s: string): string => (/[.!?…:;—-]$/.test(s) ? s : `${s}.`);
 
 const minute = (ts: number): string => `${new Date(ts).toISOString().slice(0, 16).replace('T', ' ')}Z`;
 const dayOf = (ts: number): string => new Date(ts).toISOString().slice(0, 10);

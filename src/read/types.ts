@@ -13,6 +13,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import type { ConflictJudge } from './conflicts.js';
+import type { FactPolicy } from '../core/predicates.js';
 
 export interface ReadDeps {
   storage: Storage;
@@ -30,6 +31,8 @@ export interface ReadDeps {
   scrubJson?: ((value: unknown) => unknown) | undefined;
   /** Optional second opinion on detected conflicts (e.g. an LLM judge). Without it the heuristic rules decide. */
   conflictJudge?: ConflictJudge | undefined;
+  /** Conflict strategies per predicate (engine config `facts`): multi-valued predicates never conflict. */
+  factPolicy?: FactPolicy | undefined;
 }
 
 /** Every signal that went into an item's score; null where the signal did not apply. */

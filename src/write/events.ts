@@ -8,7 +8,8 @@ import type { Actor, EventType, MemoryEvent } from '../core/types.js';
 import { parseWith } from '../core/validate.js';
 import type { Clock } from '../ports/clock.js';
 import type { NewEvent } from '../ports/storage.js';
-import { defaultImportance, describeToolCall } from './describe.js';
+import { describeToolCall } from './describe.js';
+import { contentImportance } from './importance.js';
 import { eventInputSchema, normalizeKeys, type ParsedEventInput } from './input.js';
 import { assertJsonClean } from './clean.js';
 import type { Scrubber } from './scrub.js';
@@ -23,6 +24,21 @@ export interface EventWriteContext {
   scrubber: Scrubber;
   clock: Clock;
   defaultTenant: string;
+  /**
+   * For predicates with the `llm` conflict strategy: replace (`single`), keep both (`multi`) or `merge` the
+   * live value and a new one. Absent without an LLM (the strategy then acts as `single`).
+   */
+  decideConflict?: ((input: ConflictQuestion) => Promise<ConflictStrategyChoice>) | undefined;
+  /** Failures the write path recovers from (an LLM that did not answer). */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+export type ConflictStrategyChoice = 'single' | 'multi' | 'merge';
+
+export interface ConflictQuestion {
+  predicate: string;
+  previous: { text: string; value: string | undefined };
+  next: { text: string; value: string | undefined };
 }
 
 const DEFAULT_ACTOR: Record<EventType, Actor> = {
@@ -130,7 +146,7 @@ function toNewEvent(ctx: EventWriteContext, p: ParsedEventInput, now: number): N
     result: result?.value,
     stateLabel: stateLabel?.text,
     tags: tags.map((t) => t.text),
-    importance: p.importance ?? defaultImportance(p.type, text),
+    importance: p.importance ?? contentImportance(p.type, text),
     source: source?.text,
     metadata: metadata.value as MemoryEvent['metadata'],
     contentHash: contentHash(p.type, p.taskId, p.sessionId, name?.text, text),

@@ -4,8 +4,11 @@
  *
  * Which lineage a fact joins:
  *  - an explicit `key` (e.g. `doc_42_para_7`), or the id of any stored version (its lineage);
- *  - else subject+predicate (`user / lives in`): a new value for the same pair is a new version, and the
- *    old version's `validTo` is closed at the new `validFrom` (bi-temporal: both stay queryable);
+ *  - else subject+predicate (`user / lives in`), by the predicate's conflict strategy (core/predicates.ts):
+ *    `single` — a new value for the same pair is a new version, and the old version's `validTo` is closed at
+ *    the new `validFrom` (bi-temporal: both stay queryable); `multi` — each value is its own lineage (both
+ *    current); `merge` — a new version holding the old values and the new one; `llm` — the configured LLM
+ *    chooses one of the three for each new value (`single` without one, or when it fails);
  *  - else a new lineage keyed by its own id, unless the same source already holds the same text.
  */
 import { EngramError } from '../core/errors.js';
@@ -15,6 +18,7 @@ import { assertCleanText, contentHash, normalizeText } from '../core/text.js';
 import type { Fact, JsonObject } from '../core/types.js';
 import { parseWith } from '../core/validate.js';
 import type { Storage } from '../ports/storage.js';
+import { strategyFor, type ConflictStrategy } from '../core/predicates.js';
 import { assertJsonClean } from './clean.js';
 import type { EventWriteContext } from './events.js';
 import { factInputSchema, normalizeKeys, type ParsedFactInput } from './input.js';
@@ -72,19 +76,37 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
     ...tags.map((t) => t.report),
   );
   const tenant = input.tenant ?? ctx.defaultTenant;
-  const hash = contentHash(text.text);
+  let hash = contentHash(text.text);
   const scope = { userId: input.userId, agentId: input.agentId, sessionId: input.sessionId, taskId: input.taskId };
-  const lineageKey = (input.key === undefined ? undefined : await lineageOf(storage, tenant, input.key)) ?? subjectKey(input.userId, subject?.text, predicate?.text);
+  let strategy = input.key === undefined ? strategyFor(ctx.config.facts, predicate?.text) : 'single';
+  // A multi-valued fact given without a value is told apart by its text.
+  let lineageKey =
+    (input.key === undefined ? undefined : await lineageOf(storage, tenant, input.key)) ??
+    subjectKey(input.userId, subject?.text, predicate?.text, strategy === 'multi' ? (value?.text ?? text.text) : undefined);
+  let text_ = text.text;
+  let value_ = value?.text;
 
   let previous: Fact | undefined;
   if (lineageKey !== undefined) {
     previous = await storage.getLiveFact(tenant, lineageKey, now);
     if (previous?.contentHash === hash) return { fact: previous, status: 'duplicate' };
+    if (strategy === 'llm') {
+      strategy = previous && !sameValue(previous.value, value_) ? await decideStrategy(ctx, previous, { text: text_, value: value_ }) : 'single';
+      if (strategy === 'multi') {
+        lineageKey = subjectKey(input.userId, subject?.text, predicate?.text, value_ ?? text_);
+        previous = lineageKey === undefined ? undefined : await storage.getLiveFact(tenant, lineageKey, now);
+        if (previous?.contentHash === hash) return { fact: previous, status: 'duplicate' };
+      }
+    }
+    if (strategy === 'merge' && previous && !sameValue(previous.value, value_)) {
+      ({ text: text_, value: value_ } = mergeValues(previous, { text: text_, value: value_ }));
+    }
   } else {
     const same = await storage.findFactByHash(tenant, scope, source?.text, hash, now);
     if (same) return { fact: same, status: 'duplicate' };
   }
 
+  hash = contentHash(text_);
   const id = newId('fact');
   const validFrom = input.validFrom ?? now;
   const fact: Fact = {
@@ -95,10 +117,10 @@ export async function rememberFact(ctx: EventWriteContext, storage: Storage, raw
     tenant,
     ...scope,
     kind: input.kind,
-    text: text.text,
+    text: text_,
     subject: subject?.text,
     predicate: predicate?.text,
-    value: value?.text,
+    value: value_,
     source: source?.text,
     section: section?.text,
     tags: tags.map((t) => t.text),
@@ -129,8 +151,36 @@ async function lineageOf(storage: Storage, tenant: string, key: string): Promise
   return (await storage.getFact(tenant, key))?.key ?? key;
 }
 
-function subjectKey(userId: string | undefined, subject: string | undefined, predicate: string | undefined): string | undefined {
+const norm = (s: string) => normalizeText(s).toLowerCase();
+
+/** The lineage of subject + predicate (+ value, for a multi-valued predicate). */
+export function subjectKey(userId: string | undefined, subject: string | undefined, predicate: string | undefined, value?: string): string | undefined {
   if (!subject || !predicate) return undefined;
-  const norm = (s: string) => normalizeText(s).toLowerCase();
-  return `sp:${userId ?? ''}|${norm(subject)}|${norm(predicate)}`;
+  const base = `sp:${userId ?? ''}|${norm(subject)}|${norm(predicate)}`;
+  return value ? `${base}|${norm(value)}` : base;
+}
+
+function sameValue(a: string | undefined, b: string | undefined): boolean {
+  return norm(a ?? '') === norm(b ?? '');
+}
+
+const MERGE_SEPARATOR = '; ';
+
+/** The old values and the new one in one version: "English; French", the statements joined. */
+export function mergeValues(previous: Pick<Fact, 'text' | 'value'>, next: { text: string; value: string | undefined }): { text: string; value: string | undefined } {
+  const values = [...(previous.value ?? '').split(MERGE_SEPARATOR), next.value ?? ''].map((v) => v.trim()).filter(Boolean);
+  const unique = values.filter((v, i) => values.findIndex((w) => norm(w) === norm(v)) === i);
+  const text = norm(previous.text).includes(norm(next.text)) ? previous.text : `${previous.text.trim()} ${next.text.trim()}`;
+  return { text, value: unique.join(MERGE_SEPARATOR) || undefined };
+}
+
+/** The LLM's choice for a new value (write context's `decideConflict`); `single` without one or when it fails. */
+async function decideStrategy(ctx: EventWriteContext, previous: Fact, next: { text: string; value: string | undefined }): Promise<ConflictStrategy> {
+  if (!ctx.decideConflict) return 'single';
+  try {
+    return await ctx.decideConflict({ previous: { text: previous.text, value: previous.value }, next, predicate: previous.predicate ?? '' });
+  } catch (e) {
+    ctx.onError?.(e);
+    return 'single';
+  }
 }

@@ -26,6 +26,11 @@ export interface OutcomeOptions {
   details?: string;
   rootCause?: string;
   tenant?: string;
+  /**
+   * The retrieved items (ids from the context) the answer actually used: only these are credited or blamed.
+   * Without it, every retrieved item relevant to the query (the relevance floor) is; bystanders never are.
+   */
+  usedItemIds?: string[];
 }
 
 export interface OutcomeReport extends ReinforceReport {
@@ -88,6 +93,18 @@ export function parseOutcome(value: unknown): Outcome {
   throw new EngramError('VALIDATION', `outcome must be one of ${OUTCOMES.join(', ')}`, { issues: [{ path: 'outcome', message: `expected ${OUTCOMES.join(' | ')}` }] });
 }
 
+/** Every used id must be one the retrieval handed out (a typo must not silently credit nothing). */
+function parseUsedItemIds(v: unknown, handedOut: readonly string[], retrievalId: string): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length > 1000) {
+    throw new EngramError('VALIDATION', 'usedItemIds must be an array of at most 1000 ids', { issues: [{ path: 'usedItemIds', message: 'expected an array of ids' }] });
+  }
+  const known = new Set(handedOut);
+  const issues = v.flatMap((id, i) => (typeof id === 'string' && known.has(id) ? [] : [{ path: `usedItemIds.${i}`, message: `not an item of retrieval ${retrievalId}` }]));
+  if (issues.length > 0) throw new EngramError('VALIDATION', `usedItemIds: ${issues.length} id(s) were not handed out by retrieval ${retrievalId}`, { issues });
+  return v as string[];
+}
+
 function optionalText(v: unknown, path: string): string | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || v.trim() === '' || v.length > 10_000) {
@@ -113,6 +130,7 @@ export async function recordOutcome(
   const tenant = opts.tenant ?? defaultTenant;
   const record = await ctx.storage.getRetrieval(tenant, retrievalId);
   if (!record) throw new EngramError('NOT_FOUND', `no retrieval ${retrievalId}`);
+  const usedItemIds = parseUsedItemIds(opts.usedItemIds, record.itemIds, retrievalId);
   const scope = retrievalScope(record);
   const meta = { retrieval_id: retrievalId, recorded_by: 'recordOutcome' };
   const content = [`Outcome: ${outcome}.`, details, rootCause ? `Root cause: ${rootCause}.` : undefined].filter(Boolean).join(' ');
@@ -129,6 +147,6 @@ export async function recordOutcome(
   if (!episode) {
     throw new EngramError('CONFLICT', `the outcome event ${outcomeEvent.id} did not land in an episode`, { details: { retrievalId } });
   }
-  const report = await learner.exclusive(tenant, () => reinforceFromRetrieval(ctx, tenant, episode, record, outcome, { correction, rootCause }));
+  const report = await learner.exclusive(tenant, () => reinforceFromRetrieval(ctx, tenant, episode, record, outcome, { correction, rootCause, usedItemIds }));
   return { ...report, eventIds: logged.map((e) => e.id), episode };
 }

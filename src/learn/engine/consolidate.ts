@@ -5,11 +5,13 @@
  *  2. distil: the extractor (the LLM one when configured) over the tenant's recent closed episodes → heuristic
  *     facts with evidence, confidence and revisions (facts.ts);
  *  3. procedures: successful multi-step episodes closed since the last consolidation → procedures;
- *  4. retention (off by default): forget raw events older than `minAgeDays` with importance below
+ *  4. facts: preference, attribute and relationship facts users stated in conversation (distill.ts);
+ *  5. retention (off by default): forget raw events older than `minAgeDays` with importance below
  *     `maxImportance`, only when a closed episode with a summary covers them — the lesson stays, the log goes.
  */
 import type { Episode } from '../../core/types.js';
 import type { EngineContext } from './context.js';
+import { distillFacts, type DistillReport } from './distill.js';
 import { extractForTenant } from './extraction.js';
 import type { ExtractionApplied } from './facts.js';
 import type { Learner, LearnerRun } from './learner.js';
@@ -33,6 +35,8 @@ export interface ConsolidationReport {
   segmented: Pick<LearnerRun, 'events'> & { closed: number };
   facts: ExtractionApplied;
   procedures: ProcedureLearning;
+  /** Facts distilled from what users said about themselves (null when `distill.enabled` is off). */
+  distilled: DistillReport | null;
   /** Raw events forgotten by retention (0 when it is off). */
   expired: number;
 }
@@ -51,6 +55,7 @@ export async function consolidate(ctx: EngineContext, learner: Learner, tenant: 
       })
     ).reverse();
     const procedures = await learnProcedures(ctx, tenant, recent);
+    const distilled = ctx.settings.engine.distill.enabled ? await distillFacts(ctx, tenant) : null;
     const expired = ctx.settings.engine.retention.enabled ? await applyRetention(ctx, tenant) : 0;
     return {
       tenant,
@@ -58,6 +63,7 @@ export async function consolidate(ctx: EngineContext, learner: Learner, tenant: 
       segmented: { events: run.events, closed: run.closed.length },
       facts,
       procedures,
+      distilled,
       expired,
     };
   }).then(async (report) => {

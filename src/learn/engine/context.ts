@@ -11,6 +11,8 @@ import { LlmExtractor } from '../extract-llm.js';
 import { HeuristicExtractor, type Extractor } from '../extract.js';
 import { LlmReflector } from '../reflection-llm.js';
 import { HeuristicReflector, type Reflector } from '../reflection.js';
+import type { FactPolicy } from '../../core/predicates.js';
+import { llmStatementExtractor, type ExtractedStatement } from '../llm-judgements.js';
 import type { LearnDeps } from './deps.js';
 import type { LearnSettings } from './options.js';
 
@@ -28,6 +30,10 @@ export interface EngineContext {
   /** Runs in `consolidate()` (the LLM one when configured). */
   consolidateExtractor: Extractor;
   reflector: Reflector;
+  /** Conflict strategies per predicate for distilled facts (defaults when not given). */
+  factPolicy?: FactPolicy | undefined;
+  /** Consolidation's LLM reading of user turns (distill.ts); absent: the deterministic patterns. */
+  statementExtractor?: ((turns: readonly string[]) => Promise<ExtractedStatement[]>) | undefined;
   onError: (error: unknown) => void;
 }
 
@@ -47,6 +53,8 @@ export function engineContext(deps: LearnDeps): EngineContext {
     closeExtractor: heuristicExtractor,
     consolidateExtractor: llm ? new LlmExtractor(llm, { options: s.extract, usefulness: s.usefulness, fallback: heuristicExtractor }) : heuristicExtractor,
     reflector: llm ? new LlmReflector(llm, { options: s.reflection, fallback: heuristicReflector }) : heuristicReflector,
+    factPolicy: deps.factPolicy,
+    statementExtractor: llm && s.engine.distill.method === 'llm' ? llmStatementExtractor(llm) : undefined,
     onError: deps.onError ?? (() => undefined),
   };
 }

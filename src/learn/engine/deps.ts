@@ -6,6 +6,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Embedder } from '../../ports/embedder.js';
 import type { Llm } from '../../ports/llm.js';
 import type { Storage } from '../../ports/storage.js';
+import type { FactPolicy } from '../../core/predicates.js';
 import type { LearnSettings } from './options.js';
 
 export interface LearnDeps {
@@ -16,6 +17,8 @@ export interface LearnDeps {
   embedder?: Embedder | undefined;
   /** Summaries, extraction and reflection use it when present; heuristics otherwise. */
   llm?: Llm | undefined;
+  /** Conflict strategies per predicate (engine config `facts`), for the facts consolidation distils. */
+  factPolicy?: FactPolicy | undefined;
   /** Background failures (a learner run that threw). */
   onError?: ((error: unknown) => void) | undefined;
 }

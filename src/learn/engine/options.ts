@@ -25,6 +25,17 @@ export const retentionOptionsSchema = z
   })
   .strict();
 
+export const distillOptionsSchema = z
+  .object({
+    /** Consolidation distils preference / attribute / relationship facts from user turns (engine/distill.ts). */
+    enabled: z.boolean().default(true),
+    /** The most recent user turns read per consolidation. */
+    maxEvents: z.number().int().min(1).max(100_000).default(2000),
+    /** `llm` reads the turns with the configured LLM (the patterns when none is configured or it fails). */
+    method: z.enum(['patterns', 'llm']).default('patterns'),
+  })
+  .strict();
+
 export const engineOptionsSchema = z
   .object({
     /** Segment in the background after each durable append (otherwise only on `flush()` / `consolidate()`). */
@@ -66,6 +77,12 @@ export const engineOptionsSchema = z
     /** Reflection (importance-triggered insights) while events arrive. */
     reflect: z.boolean().default(true),
     retention: retentionOptionsSchema.prefault({}),
+    distill: distillOptionsSchema.prefault({}),
+    /**
+     * Consolidation on a schedule: every this many minutes for each tenant written to since the last run (and
+     * the default tenant). 0 (default) leaves it to `consolidate()` — the CLI, `POST /v1/consolidate`, MCP.
+     */
+    consolidateEveryMinutes: z.number().min(0).max(10_080).default(0),
   })
   .strict();
 

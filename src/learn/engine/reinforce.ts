@@ -18,7 +18,9 @@
  * first-ranked fact bore most on the decision.
  */
 import { idKind } from '../../core/ids.js';
-import type { Episode, Link, Outcome } from '../../core/types.js';
+import { relevanceFloorSchema } from '../../core/config.js';
+import type { Episode, Fact, Link, Outcome } from '../../core/types.js';
+import { aboveFloor, queryStems, type RelevanceFloor } from '../../read/floor.js';
 import type { RetrievalRecord } from '../../ports/storage.js';
 import { parseCorrection } from '../cues.js';
 import { overlapCoefficient } from '../text.js';
@@ -29,6 +31,11 @@ import { makeLink, mistakenStems, revisesLesson, specificStems } from './links.j
 export interface ReinforceOptions {
   correction?: string | undefined;
   rootCause?: string | undefined;
+  /**
+   * The retrieved items the caller actually used. When given, only these are credited or blamed (and linked
+   * LED_TO); otherwise every retrieved item that passes the relevance floor against the retrieval's query.
+   */
+  usedItemIds?: readonly string[] | undefined;
 }
 
 export interface FactJudgement {
@@ -46,6 +53,11 @@ export interface ReinforceReport {
   outcome: Outcome;
   retrievedEpisodeIds: string[];
   retrievedFactIds: string[];
+  /**
+   * Retrieved facts left untouched: not named in `usedItemIds`, or (without it) below the relevance floor for the
+   * retrieval's query — bystanders never change confidence.
+   */
+  bystanderFactIds: string[];
   /** Every link asserted (LED_TO, LEARNED_FROM, CONTRADICTED), as stored. */
   links: Link[];
   facts: FactReinforcement[];
@@ -98,19 +110,29 @@ export async function reinforceFromRetrieval(
   opts: ReinforceOptions = {},
 ): Promise<ReinforceReport> {
   const at = ctx.clock.now();
-  const retrievedEpisodeIds = [...new Set(record.itemIds.filter((id) => idKind(id) === 'episode' && id !== episode.id))];
+  const used = opts.usedItemIds ? new Set(opts.usedItemIds) : undefined;
+  const retrievedEpisodeIds = [...new Set(record.itemIds.filter((id) => idKind(id) === 'episode' && id !== episode.id && (!used || used.has(id))))];
   const retrievedFactIds = [...new Set(record.itemIds.filter((id) => idKind(id) === 'fact'))];
+  const loaded = new Map<string, Fact>();
+  for (const id of retrievedFactIds) {
+    const fact = await ctx.storage.getFact(tenant, id);
+    if (fact) loaded.set(id, fact);
+  }
+  const credited = used
+    ? retrievedFactIds.filter((id) => used.has(id))
+    : await relevantFacts(ctx, record, retrievedFactIds.flatMap((id) => (loaded.has(id) ? [loaded.get(id)!] : [])));
+  const creditedSet = new Set(credited);
   const evidence = `retrieval ${record.id}`;
   const links: Link[] = [
     ...retrievedEpisodeIds.map((id) => makeLink(tenant, 'LED_TO', id, episode.id, { evidence, at })),
-    ...retrievedFactIds.map((id) => makeLink(tenant, 'LED_TO', id, episode.id, { evidence, at })),
+    ...credited.map((id) => makeLink(tenant, 'LED_TO', id, episode.id, { evidence, at })),
   ];
   if (opts.correction) links.push(...(await learnedFrom(ctx, tenant, episode, retrievedEpisodeIds, opts.correction, at)));
 
   const facts: FactReinforcement[] = [];
   let rank = 0;
-  for (const id of retrievedFactIds) {
-    const fact = await ctx.storage.getFact(tenant, id);
+  for (const id of credited) {
+    const fact = loaded.get(id);
     if (!fact) continue;
     const judged = judgeFact(fact.text, outcome, opts);
     const weight = Math.max(MIN_WEIGHT, round((judged?.strength ?? 0) * RANK_DECAY ** rank++));
@@ -121,7 +143,33 @@ export async function reinforceFromRetrieval(
     if (judged.polarity === 'contradict') links.push(makeLink(tenant, 'CONTRADICTED', episode.id, fact.id, { weight, evidence, at }));
   }
   const stored = links.length ? await ctx.storage.putLinks(links) : [];
-  return { retrievalId: record.id, episodeId: episode.id, outcome, retrievedEpisodeIds, retrievedFactIds, links: stored, facts };
+  const bystanderFactIds = retrievedFactIds.filter((id) => !creditedSet.has(id));
+  return { retrievalId: record.id, episodeId: episode.id, outcome, retrievedEpisodeIds, retrievedFactIds, bystanderFactIds, links: stored, facts };
+}
+
+/**
+ * The thresholds of the relevance floor the retrieval ran with (its stored context config), or the default
+ * ones — always applied: a read that turned the floor off still credits only what was relevant.
+ */
+function floorOf(record: RetrievalRecord): RelevanceFloor {
+  const cfg = record.config as { semantic_retrieval?: { relevance_floor?: unknown } } | null | undefined;
+  const parsed = relevanceFloorSchema.safeParse(cfg?.semantic_retrieval?.relevance_floor ?? {});
+  return { ...(parsed.success ? parsed.data : relevanceFloorSchema.parse({})), enabled: true };
+}
+
+/** The retrieved facts that pass the relevance floor against the retrieval's query (read/floor.ts). */
+async function relevantFacts(ctx: EngineContext, record: RetrievalRecord, facts: readonly Fact[]): Promise<string[]> {
+  const floor = floorOf(record);
+  if (facts.length === 0) return [];
+  let vector: Float32Array | undefined;
+  try {
+    vector = ctx.embedder ? (await ctx.embedder.embed([record.query], { priority: 'query' }))[0] : undefined;
+  } catch (e) {
+    ctx.onError(e); // judged by wording alone
+  }
+  const vectors = vector ? await ctx.storage.getEmbeddings(facts.map((f) => f.contentHash)) : new Map<string, Float32Array>();
+  const q = { stems: queryStems(record.query), vector };
+  return facts.filter((f) => aboveFloor(floor, q, f.text, vectors.get(f.contentHash))).map((f) => f.id);
 }
 
 async function learnedFrom(ctx: EngineContext, tenant: string, episode: Episode, retrieved: readonly string[], correction: string, at: number): Promise<Link[]> {

@@ -12,6 +12,8 @@ import type { WorkingMemoryApi } from '../../working/api.js';
 export type McpMemory = Pick<Memory, 'logEvent' | 'remember' | 'search' | 'getContext' | 'getFact' | 'forget'> & {
   /** The reinforcement loop: reports how the answer built from a retrieval turned out. */
   recordOutcome?: Memory['recordOutcome'] | undefined;
+  /** Consolidation on demand: segment, distil heuristics, procedures and the facts users stated, retention. */
+  consolidate?: Memory['learn']['consolidate'] | undefined;
   examples?: ExamplesApi | undefined;
   working?: WorkingMemoryApi | undefined;
   /** A user's live facts (the profile resource and the system prompt). */

@@ -15,6 +15,7 @@ afterAll(async () => {
 
 const EXPECTED_TOOLS = [
   'analyze_conversations',
+  'consolidate',
   'get_context',
   'get_feedback_guidance',
   'give_feedback',

@@ -3,24 +3,15 @@
  * process exits either way — 2 with a VALIDATION error naming the line and nothing written, or 0 with the turn
  * imported as consecutive parts under `--chunk-long`.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { engram } from './cli.test-support.js';
 
-const root = join(import.meta.dirname, '../../../..');
 const dir = mkdtempSync(join(tmpdir(), 'engram-import-long-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function engram(db: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', db, ...args], { cwd: root, timeout: 90_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 const sentence = (i: number) => `Step ${i} of the migration moved table number ${i} to the new cluster without downtime. `;
 const long = Array.from({ length: 420 }, (_, i) => sentence(i)).join('');

@@ -47,6 +47,22 @@ export function registerWrite(program: Command): void {
     });
 
   program
+    .command('consolidate')
+    .description('consolidate now: close idle episodes, distil heuristics and procedures, turn what users said about themselves into facts (versioned when a value changed), apply retention')
+    .action(async (_o: Record<string, unknown>, cmd: Command) => {
+      await withMemory(cmd, 'rows', async (m, g) => {
+        const r = await m.learn.consolidate();
+        const facts = r.distilled?.facts ?? [];
+        print(g, r, () =>
+          [
+            `consolidated ${r.tenant}: ${r.segmented.closed} episodes closed, ${r.facts.created.length} heuristics, ${r.procedures.created.length} procedures, ${facts.length} facts distilled`,
+            ...facts.map((f) => `  ${f.status} ${f.factId}: ${f.text}${f.supersededId ? ` (supersedes ${f.supersededId})` : ''}`),
+          ].join('\n'),
+        );
+      });
+    });
+
+  program
     .command('remember')
     .description('store a fact or document chunk in semantic memory (a new version if its key already exists; durable when the command exits, embedded by the next command that searches)')
     .argument('<text>', 'the fact or chunk')

@@ -36,6 +36,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
         ...(b.correction !== undefined ? { correction: b.correction } : {}),
         ...(b.details !== undefined ? { details: b.details } : {}),
         ...(b.root_cause !== undefined ? { rootCause: b.root_cause } : {}),
+        ...(b.used_item_ids !== undefined ? { usedItemIds: b.used_item_ids } : {}),
       });
       return c.json(toWire(report), 201);
     },

@@ -89,6 +89,7 @@ export const OutcomeReportSchema = z
     outcome: z.enum(OUTCOMES),
     retrieved_episode_ids: z.array(z.string()),
     retrieved_fact_ids: z.array(z.string()),
+    bystander_fact_ids: z.array(z.string()).openapi({ description: 'retrieved facts left unchanged: not in used_item_ids, or (without it) not relevant to the query' }),
     links: z.array(LinkSchema),
     facts: z.array(z.object({ ...factUpdate, polarity: z.enum(['support', 'contradict']), weight: z.number(), reason: z.string() }).strict()),
     event_ids: z.array(z.string()).openapi({ description: 'the outcome (and correction) events logged' }),
@@ -128,6 +129,31 @@ export const ProcedureMatchSchema = z
   .strict()
   .openapi('ProcedureMatch');
 
+export const DistilledFactSchema = z
+  .object({
+    fact_id: z.string(),
+    key: z.string(),
+    subject: z.string(),
+    predicate: z.string().openapi({ example: 'lives_in' }),
+    value: z.string(),
+    text: z.string().openapi({ example: 'The user lives in Toronto.' }),
+    status: z.enum(['created', 'versioned']),
+    superseded_id: z.string().optional().openapi({ description: 'the version it replaced (a single-valued predicate whose value changed)' }),
+    event_ids: z.array(z.string()).openapi({ description: 'the events that stated it (provenance)' }),
+  })
+  .strict()
+  .openapi('DistilledFact');
+
+export const DistillReportSchema = z
+  .object({
+    turns: z.number().int(),
+    statements: z.number().int(),
+    facts: z.array(DistilledFactSchema),
+    method: z.enum(['patterns', 'llm']),
+  })
+  .strict()
+  .openapi('DistillReport');
+
 export const ConsolidationReportSchema = z
   .object({
     tenant: z.string(),
@@ -137,6 +163,7 @@ export const ConsolidationReportSchema = z
       .object({ created: z.array(FactUpdateSchema), updated: z.array(FactUpdateSchema), revised: z.array(FactUpdateSchema), links: z.array(LinkSchema), rejected: z.number().int() })
       .strict(),
     procedures: z.object({ created: z.array(ProcedureSchema), reinforced: z.array(ProcedureSchema) }).strict(),
+    distilled: DistillReportSchema.nullable().openapi({ description: 'facts distilled from what users said about themselves; null when learn.engine.distill is off' }),
     expired: z.number().int().openapi({ description: 'raw events forgotten by retention (0 when it is off)' }),
   })
   .strict()

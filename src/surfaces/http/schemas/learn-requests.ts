@@ -36,6 +36,11 @@ export const outcomeBody = z
     correction: text(10_000).optional().openapi({ description: 'what was wrong, logged as a correction event' }),
     details: text(10_000).optional(),
     root_cause: text(10_000).optional(),
+    used_item_ids: z
+      .array(z.string().min(1).max(40))
+      .max(1000)
+      .optional()
+      .openapi({ description: 'ids of the context items the answer actually used: only these are credited or blamed (default: the items relevant to the query)' }),
   })
   .strict()
   .openapi('OutcomeInput');

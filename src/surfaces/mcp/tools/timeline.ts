@@ -31,6 +31,12 @@ const OUTCOME = [
   'reinforces or weakens them, so call it whenever you learn whether an answer built from get_context worked.',
 ].join(' ');
 
+const CONSOLIDATE = [
+  'Consolidate memory now: finish open episodes, distil lessons and procedures, and turn what users said about',
+  'themselves (preferences, where they live or work, relationships, allergies …) into facts, replacing values that',
+  'changed. Engram also does this on its own schedule when configured; call it after a long conversation.',
+].join(' ');
+
 const jsonValue: z.ZodType<Json> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
 );
@@ -148,6 +154,11 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
         outcome: z.enum(OUTCOMES).describe('SUCCESS, FAILURE, PARTIAL or UNKNOWN'),
         correction: z.string().min(1).max(32_768).optional().describe("What the right answer or approach turned out to be (the user's correction)"),
         details: z.string().min(1).max(32_768).optional().describe('Anything else worth knowing about the outcome'),
+        used_item_ids: z
+          .array(z.string().min(1).max(40))
+          .max(1000)
+          .optional()
+          .describe('Ids of the get_context items your answer actually used: only these are reinforced or weakened (default: the items relevant to the query)'),
       },
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -160,6 +171,7 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
         ...(scope.tenant ? { tenant: scope.tenant } : {}),
         ...(a.correction ? { correction: a.correction } : {}),
         ...(a.details ? { details: a.details } : {}),
+        ...(a.used_item_ids ? { usedItemIds: a.used_item_ids } : {}),
       });
       const changed = r.facts.length;
       return {
@@ -173,8 +185,40 @@ export function registerTimelineTools(server: McpServer, env: ToolEnv): void {
           event_ids: r.eventIds,
           retrieved_episode_ids: r.retrievedEpisodeIds,
           retrieved_fact_ids: r.retrievedFactIds,
+          bystander_fact_ids: r.bystanderFactIds,
           links: r.links.map((l) => ({ type: l.type, from: l.fromId, to: l.toId, weight: l.weight })),
           facts: JSON.parse(JSON.stringify(r.facts)) as unknown,
+        },
+      };
+    },
+  );
+
+  addTool(
+    server,
+    env,
+    'consolidate',
+    {
+      title: 'Consolidate memory',
+      description: CONSOLIDATE,
+      input: {},
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (_a, { memory, scope }) => {
+      need(memory.consolidate, 'consolidate');
+      const r = await memory.consolidate!({ ...(scope.tenant ? { tenant: scope.tenant } : {}) });
+      const facts = r.distilled?.facts ?? [];
+      const lines = facts.map((f) => `- ${f.text}${f.status === 'versioned' ? ' (replaces the previous value)' : ''}`);
+      return {
+        text: [
+          `Consolidated: ${r.segmented.closed} episodes closed, ${r.facts.created.length} heuristics created, ${r.procedures.created.length} procedures created, ${facts.length} facts distilled from what users said.`,
+          ...lines,
+        ].join('\n'),
+        data: {
+          closed_episodes: r.segmented.closed,
+          heuristics_created: r.facts.created.length,
+          procedures_created: r.procedures.created.length,
+          distilled: facts.map((f) => ({ fact_id: f.factId, subject: f.subject, predicate: f.predicate, value: f.value, text: f.text, status: f.status, ...(f.supersededId ? { superseded_id: f.supersededId } : {}), event_ids: f.eventIds })),
+          expired: r.expired,
         },
       };
     },
