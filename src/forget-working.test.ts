@@ -2,10 +2,9 @@
  * forget --user takes the user's working memory with it: on a SQLite file (byte search of every file after the
  * forget's own checkpoint, with secure_delete zeroing freed pages) and on PostgreSQL (queries).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminPool, requireServer, SERVER_URL } from '../testing/postgres-server.js';
+import { bytesUnder } from '../testing/files.js';
 import { openTestMemory, sharedEmbedder } from '../testing/memory-fixture.js';
 import { createHeuristicReranker } from './adapters/rerankers/heuristic.js';
 import { openPostgresStorage } from './adapters/storage/postgres/index.js';
@@ -45,7 +44,7 @@ describe('forget --user and working memory', () => {
       await populate(tm.memory);
       await forgetAlice(tm.memory);
       await tm.memory.close();
-      const bytes = Buffer.concat(readdirSync(tm.dir).map((f) => readFileSync(join(tm.dir, f))));
+      const bytes = bytesUnder(tm.dir);
       expect(bytes.includes(Buffer.from('QUOKKA-7731'))).toBe(false);
       expect(bytes.includes(Buffer.from('WOMBAT-5520'))).toBe(false);
       expect(bytes.includes(Buffer.from('BILBY-4409'))).toBe(false);

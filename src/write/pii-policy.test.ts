@@ -3,9 +3,8 @@
  * string is scrubbed, retrieval records too, rendered provenance of records stored raw is scrubbed at read
  * time — and afterwards no raw value is anywhere in the database files.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesUnder } from '../../testing/files.js';
 import { openTestMemory, type TestMemory } from '../../testing/memory-fixture.js';
 import { EngramError } from '../core/errors.js';
 import { createMemory } from '../memory.js';
@@ -31,9 +30,7 @@ async function rejection(p: Promise<unknown>): Promise<EngramError> {
   return e as EngramError;
 }
 
-function dbBytes(dir: string): Buffer {
-  return Buffer.concat(readdirSync(dir).map((f) => readFileSync(join(dir, f))));
-}
+const dbBytes = bytesUnder; // the database, its WAL and the saved index files
 
 describe('PII policy over every stored field (SQLite + USE-lite)', () => {
   let tm: TestMemory;

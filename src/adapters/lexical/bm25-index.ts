@@ -197,8 +197,17 @@ export class Bm25Index {
 
   /** The live docs with their term counts (no text is kept, so this is what a saved index holds). */
   exportState(): Bm25State {
-    const terms: string[] = new Array<string>(this.postings.length);
-    for (const [term, id] of this.termIds) terms[id] = term;
+    // Only terms some live doc holds: a removed doc's words (forget, redaction) must not reach the saved file.
+    const byId: string[] = new Array<string>(this.postings.length);
+    for (const [term, id] of this.termIds) byId[id] = term;
+    const remap = new Int32Array(this.postings.length).fill(-1);
+    const terms: string[] = [];
+    for (let id = 0; id < byId.length; id++) {
+      if ((this.postings[id]?.df ?? 0) > 0) {
+        remap[id] = terms.length;
+        terms.push(byId[id]!);
+      }
+    }
     const ids = new Float64Array(this.live);
     const lengths = new Float64Array(this.live);
     const offsets = new Int32Array(this.live + 1);
@@ -212,7 +221,10 @@ export class Bm25Index {
       if (!c) continue;
       ids[i] = this.docIds[s]!;
       lengths[i] = this.lengths[s]!;
-      counts.set(c, at);
+      for (let j = 0; j < c.length; j += 2) {
+        counts[at + j] = remap[c[j]!]!;
+        counts[at + j + 1] = c[j + 1]!;
+      }
       at += c.length;
       offsets[++i] = at;
     }

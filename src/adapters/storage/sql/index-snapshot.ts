@@ -70,6 +70,22 @@ export function saveIndexParts(path: string, describes: IndexFileHeader['describ
   return bytes;
 }
 
+/**
+ * Deletes a saved index file and its graph files. Called when docs are removed (forget, redaction, expiry), so no
+ * forgotten term, attribute or vector outlives them on disk; the loaded structure is saved again later.
+ */
+export function dropIndexParts(path: string): void {
+  rmSync(path, { force: true });
+  const stem = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const f of names) if (f.startsWith(stem) && f.endsWith('.hnsw')) rmSync(join(dirname(path), f), { force: true });
+}
+
 function fileSha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEngramError } from '../../../core/errors.js';
+import { bytesUnder, filesUnder } from '../../../../testing/files.js';
 import { describeStorageConformance } from '../../../testing/storage-conformance.js';
 import { makeEvent, makeEvents, makeFact, NOW, seededRng, TEST_DIM, TEST_MODEL, unitVector } from '../../../testing/storage-factories.js';
 import { openSqliteStorage, type SqliteStorage } from './index.js';
@@ -195,6 +196,25 @@ describe('sqlite adapter specifics', () => {
     await s.close();
   });
 
+  it('leaves no trace of forgotten content in the saved index files', async () => {
+    const marker = 'qzxvsavedword';
+    const first = await open();
+    await first.appendEvents([...makeEvents(50), makeEvent({ content: `keep ${marker} private`, userId: 'u9' })]);
+    await embedAll(first);
+    expect(await first.lexicalSearch({ tenant: 'tenant-a', text: marker, k: 5, now: NOW })).toHaveLength(1);
+    await first.close(); // saves the tenant's indexes beside the file
+    const indexBytes = () => bytesUnder(`${path}.indexes`);
+    expect(indexBytes().includes(marker)).toBe(true); // control: the saved postings hold the word
+    const second = await open();
+    expect(await second.lexicalSearch({ tenant: 'tenant-a', text: marker, k: 5, now: NOW })).toHaveLength(1); // loaded from the file
+    await second.forget({ tenant: 'tenant-a', scope: { userId: 'u9' } }, NOW);
+    expect(indexBytes().includes(marker)).toBe(false);
+    await second.close(); // saves the loaded, changed structure again
+    expect(filesUnder(`${path}.indexes`).length).toBeGreaterThan(0);
+    expect(indexBytes().includes(marker)).toBe(false);
+    expect(indexBytes().includes('u9')).toBe(false);
+  });
+
   it('leaves no trace of redacted content in the file bytes', async () => {
     const s = await open();
     await s.appendEvents(makeEvents(200));
@@ -244,3 +264,4 @@ describe('sqlite adapter specifics', () => {
     await expect(s.getEvents('t', ['x'])).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });
 });
+

@@ -4,7 +4,7 @@
  */
 import type { DocAttributes } from '../sql/doc-attributes.js';
 import { tenantFileName, type IndexFileHeader } from '../sql/index-file.js';
-import { loadIndexParts, saveIndexParts, type IndexParts, type LoadedParts } from '../sql/index-snapshot.js';
+import { dropIndexParts, loadIndexParts, saveIndexParts, type IndexParts, type LoadedParts } from '../sql/index-snapshot.js';
 import { PerTenant, type DocFeed, type IndexEvent, type TenantSource } from './per-tenant.js';
 
 /** Where and how a cache saves its tenants' files (undefined `dir`: not saved). */
@@ -22,6 +22,8 @@ export abstract class TenantCache<T extends Indexed> implements TenantSource<T> 
   protected readonly tenants: PerTenant<T>;
   readonly restore?: TenantSource<T>['restore'];
   readonly save?: TenantSource<T>['save'];
+  /** Deletes the tenant's saved file (see `docsRemoved`). */
+  private readonly drop?: (tenant: string) => void;
 
   constructor(
     readonly name: string,
@@ -40,6 +42,7 @@ export abstract class TenantCache<T extends Indexed> implements TenantSource<T> 
         return r.ok ? { ok: true, value: this.restored(t, r), covers: r.covers } : r;
       };
       this.save = (tenant, t, covers) => saveIndexParts(path(tenant), about(tenant), covers, this.parts(t));
+      this.drop = (tenant) => dropIndexParts(path(tenant));
     }
     this.tenants = new PerTenant(feed, this, files.onEvent);
   }
@@ -68,7 +71,12 @@ export abstract class TenantCache<T extends Indexed> implements TenantSource<T> 
     this.tenants.saveAll();
   }
 
+  /**
+   * Docs left the store (forget, redaction, expiry): out of the loaded structure, and the tenant's saved file is
+   * deleted so none of their bytes stay on disk; the structure is saved again at close or after more changes.
+   */
   docsRemoved(tenant: string, docIds: readonly number[]): void {
+    if (docIds.length > 0) this.drop?.(tenant);
     const t = this.tenants.loaded(tenant);
     if (!t) return;
     for (const id of docIds) {
