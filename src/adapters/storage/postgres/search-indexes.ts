@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { ANALYZER_VERSION } from '../../lexical/analyzer.js';
 import { createVectorIndex, UsearchVectorIndex } from '../../vector/index.js';
 import { tenantFileName, type IndexEvent, type IndexFileHeader } from '../sql/index-file.js';
-import { loadIndexParts, saveIndexParts } from '../sql/index-snapshot.js';
+import { dropIndexParts, loadIndexParts, saveIndexParts } from '../sql/index-snapshot.js';
 import { Interner } from '../sql/doc-attributes.js';
 import { num } from '../sql/rows.js';
 import { ATTR_COLUMNS, attrsOf, lexicalHits, TenantIndex, vectorHits, type AttrRow } from '../sql/tenant-index.js';
@@ -315,9 +315,18 @@ export class InProcessIndexes {
       { readOnly: true, snapshot: true },
     );
     if (!rows || rows.some((r) => num(r.changed) === 0)) return false;
+    let removed = false;
     for (const r of rows) {
-      if (r.doc_id === null) t.index.remove(num(r.changed));
-      else this.put(t.index, r);
+      if (r.doc_id === null) {
+        t.index.remove(num(r.changed));
+        removed = true;
+      } else this.put(t.index, r);
+    }
+    // Docs left the tenant (forget, redaction, expiry): this node's saved file may hold their words; it goes now
+    // and is written again from the caught-up index.
+    if (removed) {
+      const file = await this.fileOf(tenant);
+      if (file) dropIndexParts(file.path);
     }
     t.epoch = epoch;
     if (rows.length > 0) {
