@@ -334,6 +334,18 @@ export function* putRelations(d: Dialect, writes: readonly RelationWrite[]): Ste
     const live = (yield* rows<RelationRow>(
       sql('SELECT * FROM engram.relations WHERE tenant = ? AND source_id = ? AND type = ? AND expired_at IS NULL ORDER BY recorded_at, pk', r.tenant, r.sourceId, r.type),
     )).map(rowToRelation);
+    // A replay (the same event read again, e.g. after a restart) is the edge already read from it, even if closed since.
+    const cited = new Set(r.provenance.eventIds);
+    if (cited.size > 0) {
+      const past = (yield* rows<RelationRow>(
+        sql('SELECT * FROM engram.relations WHERE tenant = ? AND source_id = ? AND type = ? AND target_id = ? AND expired_at IS NOT NULL', r.tenant, r.sourceId, r.type, r.targetId),
+      )).map(rowToRelation);
+      const replayed = past.find((x) => x.provenance.eventIds.some((id) => cited.has(id)));
+      if (replayed && !live.some((x) => x.targetId === r.targetId)) {
+        out.push({ relation: replayed, duplicate: true, closed: [] });
+        continue;
+      }
+    }
     const same = live.find((x) => x.targetId === r.targetId);
     if (same) {
       const merged: Relation = { ...same, confidence: Math.max(same.confidence, r.confidence), provenance: mergeProvenance(same.provenance, r.provenance), text: same.text ?? r.text };
