@@ -18,7 +18,7 @@
  */
 import { eventToDoc } from '../core/docs.js';
 import { matchesFilter, type FilterNode } from '../core/filter.js';
-import { nameKey, relationSentence, type Entity, type Relation } from '../core/graph.js';
+import { nameKey, relationSentence, type Entity, type GraphProvenance, type Relation } from '../core/graph.js';
 import { SCOPE_KEYS, type Doc, type DocKind } from '../core/types.js';
 import type { GraphStore, ScopeFilter } from '../ports/storage.js';
 import { SYMMETRIC_TYPES } from '../learn/graph/rules.js';
@@ -49,7 +49,7 @@ export interface GraphHitView {
   validFrom: string | null;
   validTo: string | null;
   expired: boolean;
-  provenance: { origin: string; eventIds: string[]; factIds: string[] };
+  provenance: GraphProvenance;
   /** The statement it was read from, as written. */
   statement: string | null;
 }
