@@ -2,13 +2,16 @@
  * JSONL import and export. One record per line:
  *   {"record":"event", ...event fields}     (also plain seed-000 events: {"task_id":…,"ts":…,"type":…})
  *   {"record":"fact",  ...fact fields}      (also any line with `text` and no `type`)
- * Export writes every live event and every fact version; re-importing an export is idempotent (event ids are
- * kept; facts dedupe by key and content hash). Import validates the whole file before writing anything.
+ *   {"record":"entity", ...entity fields} / {"record":"relation", ...relation fields}   (the knowledge graph)
+ * Export writes every live event, every fact version, every entity and every relation (closed ones too);
+ * re-importing an export is idempotent (event, entity and relation ids are kept; facts dedupe by key and content
+ * hash). Import validates the whole file before writing anything.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { EngramError, isEngramError, type ErrorIssue } from '../core/errors.js';
 import { contentHash } from '../core/text.js';
+import type { Entity, Relation } from '../core/graph.js';
 import type { Fact, MemoryEvent } from '../core/types.js';
 import type { Memory } from '../memory.js';
 import { prepareEvents, type EventWriteContext } from '../write/events.js';
@@ -29,7 +32,7 @@ export interface ImportReport {
   duplicates: number;
 }
 
-type Line = { record: 'event' | 'fact'; body: Record<string, unknown>; line: number };
+type Line = { record: 'event' | 'fact' | 'entity' | 'relation'; body: Record<string, unknown>; line: number };
 
 const EVENT_EXPORT_ONLY = ['seq', 'recordedAt', 'contentHash', 'pii', 'record'];
 const FACT_EXPORT_ONLY = ['id', 'version', 'supersedes', 'piiReport', 'supportCount', 'contradictCount', 'recordedAt', 'expiredAt', 'contentHash', 'provenance', 'record'];
@@ -39,10 +42,21 @@ function classify(raw: unknown, line: number): Line {
     throw new EngramError('VALIDATION', `line ${line}: expected a JSON object`, { issues: [{ path: `line ${line}`, message: 'expected a JSON object' }] });
   }
   const body = raw as Record<string, unknown>;
+  if (body.record === 'entity' || body.record === 'relation') return classifyGraph(body, line);
   const record = body.record === 'fact' || body.record === 'event' ? body.record : 'text' in body && !('type' in body) ? 'fact' : 'event';
   const drop = record === 'event' ? EVENT_EXPORT_ONLY : FACT_EXPORT_ONLY;
   const cleaned = Object.fromEntries(Object.entries(body).filter(([k, v]) => !drop.includes(k) && v !== null));
   return { record, body: cleaned, line };
+}
+
+/** Graph lines are records as exported (ids, times in epoch ms); storage validates them again on write. */
+function classifyGraph(body: Record<string, unknown>, line: number): Line {
+  const { record, ...rest } = body;
+  const idOk = typeof rest.id === 'string' && rest.id.startsWith(record === 'entity' ? 'ent_' : 'rel_');
+  if (!idOk || typeof rest.tenant !== 'string' || typeof rest.provenance !== 'object' || rest.provenance === null) {
+    throw new EngramError('VALIDATION', `line ${line}: a ${String(record)} line needs its id, tenant and provenance as exported`, { issues: [{ path: `line ${line}`, message: `invalid ${String(record)}` }] });
+  }
+  return { record: record as 'entity' | 'relation', body: rest, line };
 }
 
 async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
@@ -80,7 +94,7 @@ async function collect(path: string, ctx: EventWriteContext, opts: ImportOptions
       const parts = opts.chunkLong ? chunkEvent(classified, ctx.config.limits.maxContentChars) : [classified];
       for (const parsed of parts) {
         if (parsed.record === 'event') prepareEvents(ctx, [parsed.body], `line ${line}`);
-        else parseFactInput(ctx, parsed.body, `line ${line}`);
+        else if (parsed.record === 'fact') parseFactInput(ctx, parsed.body, `line ${line}`);
       }
       lines.push(...parts);
     } catch (e) {
@@ -132,6 +146,11 @@ export async function importJsonl(memory: Memory, ctx: EventWriteContext, path: 
       continue;
     }
     await flushEvents();
+    if (l.record === 'entity' || l.record === 'relation') {
+      await importGraphLine(memory, l, opts.tenant);
+      opts.onProgress?.({ phase: 'write', lines: ++done, total: lines.length });
+      continue;
+    }
     const lineTenant = opts.tenant ?? (typeof l.body.tenant === 'string' ? l.body.tenant : ctx.defaultTenant);
     if (await isKnownVersion(memory, lineTenant, l.body)) {
       report.duplicates++;
@@ -158,7 +177,18 @@ async function isKnownVersion(memory: Memory, tenant: string, body: Record<strin
   return versions.some((v) => v.contentHash === hash);
 }
 
-export type ExportLine = ({ record: 'event' } & Omit<MemoryEvent, 'ts'> & { ts: string }) | ({ record: 'fact' } & Fact);
+/** An exported graph record back into storage, under the import's tenant when one is given. */
+async function importGraphLine(memory: Memory, l: Line, tenant: string | undefined): Promise<void> {
+  const body = { ...l.body, ...(tenant ? { tenant } : {}) };
+  if (l.record === 'entity') await memory.storage.putEntities([body as unknown as Entity]);
+  else await memory.storage.putRelations([{ relation: body as unknown as Relation }]);
+}
+
+export type ExportLine =
+  | ({ record: 'event' } & Omit<MemoryEvent, 'ts'> & { ts: string })
+  | ({ record: 'fact' } & Fact)
+  | ({ record: 'entity' } & Entity)
+  | ({ record: 'relation' } & Relation);
 
 /** Every live event (chronological) then every fact version of the tenant, as JSONL-ready objects. */
 export async function* exportRecords(memory: Memory, tenant: string, now: number): AsyncGenerator<ExportLine> {
@@ -171,4 +201,6 @@ export async function* exportRecords(memory: Memory, tenant: string, now: number
   }
   const facts = await memory.storage.listFacts({ tenant, includeExpired: true, now, limit: 1_000_000 });
   for (const f of facts) yield { record: 'fact', ...f };
+  for (const e of await memory.storage.findEntities({ tenant })) yield { record: 'entity', ...e };
+  for (const r of await memory.storage.queryRelations({ tenant, includeExpired: true })) yield { record: 'relation', ...r };
 }

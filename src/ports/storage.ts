@@ -376,7 +376,8 @@ export interface GraphStore {
    * Inserts relations in one transaction, in order. Both ends must be entities of the tenant (NOT_FOUND). A live
    * edge with the same (source, type, target) is reinforced instead; with `exclusive`, the live edges of the same
    * source and type to other targets are closed (`expiredAt` = the new `recordedAt`, `validTo` = the new
-   * `validFrom ?? recordedAt` when unset) and the new edge `supersedes` the first of them.
+   * `validFrom ?? recordedAt` when unset) and the new edge `supersedes` the first of them. A relation whose id is
+   * stored already is returned as a duplicate (re-import); one given closed (`expiredAt` set) is stored as history.
    */
   putRelations(writes: readonly RelationWrite[]): Promise<PutRelationResult[]>;
   getRelations(tenant: string, ids: readonly string[]): Promise<Relation[]>;

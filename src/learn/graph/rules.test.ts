@@ -35,10 +35,12 @@ describe('rule extraction', () => {
     expect(edges('She loves hiking in the mountains.', 'Ann', ['Ann'])).toEqual([]);
   });
 
-  it('types what the tagger knows and the speaker', () => {
+  it('types what the tagger knows; the speaker is an entity only when a relation names them', () => {
     const x = extractFromTurn({ text: 'I met John Smith from Google in Boston.', speaker: 'Mel' });
     const types = Object.fromEntries(x.entities.map((e) => [e.name, e.entityType]));
-    expect(types).toMatchObject({ 'John Smith': 'person', Boston: 'place', Mel: 'person' });
+    expect(types).toMatchObject({ 'John Smith': 'person', Boston: 'place' });
+    expect(types.Mel).toBeUndefined();
+    expect(extractFromTurn({ text: 'I live in Oslo.', speaker: 'Mel' }).entities.map((e) => e.name).sort()).toEqual(['Mel', 'Oslo']);
     expect(x.people).toContain('John Smith');
   });
 });

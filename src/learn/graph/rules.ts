@@ -220,7 +220,6 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
   for (const n of people) add(n, 'person');
   for (const n of tagged(doc.places().out('array') as string[])) add(n, 'place');
   for (const n of tagged(doc.organizations().out('array') as string[])) add(n, 'organization');
-  if (turn.speaker) add(turn.speaker, 'person');
 
   const resolver = new Resolver(turn.speaker, [...people, ...previousPeople]);
   const relations: ExtractedRelation[] = [];

@@ -331,6 +331,18 @@ export function* putRelations(d: Dialect, writes: readonly RelationWrite[]): Ste
   const out: PutRelationResult[] = [];
   for (const { relation: r, exclusive } of writes) {
     yield* requireEntities(d, r.tenant, [r.sourceId, r.targetId]);
+    // The same id again (a re-import) is that edge; a closed edge given as such (history, an import) is kept as it is.
+    const known = yield* one<RelationRow>(sql('SELECT * FROM engram.relations WHERE tenant = ? AND id = ?', r.tenant, r.id));
+    if (known) {
+      out.push({ relation: rowToRelation(known), duplicate: true, closed: [] });
+      continue;
+    }
+    if (r.expiredAt !== undefined) {
+      yield* exec(sql(insertSql('relations', RELATION_COLUMNS), ...relationParams(r)));
+      yield* writeSources(r.tenant, r.id, r.provenance);
+      out.push({ relation: r, duplicate: false, closed: [] });
+      continue;
+    }
     const live = (yield* rows<RelationRow>(
       sql('SELECT * FROM engram.relations WHERE tenant = ? AND source_id = ? AND type = ? AND expired_at IS NULL ORDER BY recorded_at, pk', r.tenant, r.sourceId, r.type),
     )).map(rowToRelation);
