@@ -94,6 +94,8 @@ const ROLE = Object.keys(FAMILY).join('|');
 
 interface Pattern {
   re: RegExp;
+  /** The verb alone: a cheap test before the full pattern runs. */
+  verb: RegExp;
   type: string;
   /** The canonical edge runs object → subject ("Bob reports to Alice": Alice manages Bob). */
   reverse?: boolean;
@@ -104,6 +106,7 @@ interface Pattern {
 
 const p = (verbs: string, type: string, objectType: string, reverse = false, subjectType = 'person'): Pattern => ({
   re: new RegExp(String.raw`\b${SUBJECT}\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
+  verb: new RegExp(String.raw`\b(?:${verbs})\s`, 'u'),
   type,
   objectType,
   reverse,
@@ -174,6 +177,35 @@ function cleanThing(raw: string): string | undefined {
 
 const isCapitalized = (s: string) => /^\p{Lu}/u.test(s);
 
+/** Capitalised word runs of a text that could name someone or something (sentence-initial filler dropped). */
+function nameCandidates(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(NAME_RUN)) {
+    const name = cleanName(m[0]);
+    if (name !== '' && isCapitalized(name) && !NOT_NAMES.has(name.toLowerCase()) && !LEADING.has(name.toLowerCase())) out.add(name);
+  }
+  return [...out];
+}
+
+const NAME_RUN = new RegExp(NAME, 'gu');
+const TYPE_CACHE = new Map<string, string | null>();
+const TYPE_CACHE_MAX = 50_000;
+
+/**
+ * What the offline tagger (compromise) makes of a name on its own: person, place or organization, or null. Tagging
+ * only the candidate names (cached: a conversation names the same people again and again) instead of whole turns
+ * keeps extraction well above the learner's pace.
+ */
+export function taggedType(name: string): string | null {
+  const known = TYPE_CACHE.get(name);
+  if (known !== undefined) return known;
+  const doc = nlp(name);
+  const type = doc.people().found ? 'person' : doc.places().found ? 'place' : doc.organizations().found ? 'organization' : null;
+  if (TYPE_CACHE.size >= TYPE_CACHE_MAX) TYPE_CACHE.delete(TYPE_CACHE.keys().next().value!);
+  TYPE_CACHE.set(name, type);
+  return type;
+}
+
 class Resolver {
   constructor(
     private readonly speaker: string | undefined,
@@ -207,7 +239,6 @@ function sentences(text: string): string[] {
  * pronouns).
  */
 export function extractFromTurn(turn: TurnInput, previousPeople: readonly string[] = []): Extraction {
-  const doc = nlp(turn.text);
   const typed = new Map<string, ExtractedEntity>();
   const add = (name: string, entityType: string) => {
     const key = nameKey(name);
@@ -215,12 +246,13 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
     const known = typed.get(key);
     if (!known || (known.entityType === 'thing' && entityType !== 'thing')) typed.set(key, { name: known?.name ?? name, entityType });
   };
-  const tagged = (list: string[]) => list.map(cleanName).filter((n) => n !== '' && isCapitalized(n));
-  const people = tagged(doc.people().out('array') as string[]);
-  for (const n of people) add(n, 'person');
-  for (const n of tagged(doc.places().out('array') as string[])) add(n, 'place');
-  for (const n of tagged(doc.organizations().out('array') as string[])) add(n, 'organization');
-
+  const people: string[] = [];
+  for (const name of nameCandidates(turn.text)) {
+    const type = taggedType(name);
+    if (!type) continue;
+    add(name, type);
+    if (type === 'person') people.push(name);
+  }
   const resolver = new Resolver(turn.speaker, [...people, ...previousPeople]);
   const relations: ExtractedRelation[] = [];
   const relate = (source: string | undefined, target: string | undefined, type: string, text: string, reverse: boolean) => {
@@ -233,6 +265,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
 
   for (const sentence of sentences(turn.text)) {
     for (const pat of PATTERNS) {
+      if (!pat.verb.test(sentence)) continue;
       for (const m of sentence.matchAll(pat.re)) {
         const subject = resolver.resolve(m[1]!);
         const rawObject = m[2]!;

@@ -163,10 +163,18 @@ function mergeProvenance(a: GraphProvenance, b: GraphProvenance): GraphProvenanc
   return { origin: a.origin === 'user' || b.origin === 'user' ? 'user' : a.origin, eventIds: union(a.eventIds, b.eventIds), factIds: union(a.factIds, b.factIds) };
 }
 
-/** Re-indexes a record's citations (events and facts). */
-function* writeSources(tenant: string, recordId: string, p: GraphProvenance): Step<void> {
-  yield* exec(sql('DELETE FROM engram.graph_sources WHERE tenant = ? AND record_id = ?', tenant, recordId));
-  for (const source of union(p.eventIds, p.factIds)) {
+/** Indexes a record's citations (events and facts): with `previous`, only what changed is written. */
+function* writeSources(tenant: string, recordId: string, p: GraphProvenance, previous?: GraphProvenance): Step<void> {
+  const before = new Set(previous ? union(previous.eventIds, previous.factIds) : []);
+  const after = union(p.eventIds, p.factIds);
+  if (!previous) yield* exec(sql('DELETE FROM engram.graph_sources WHERE tenant = ? AND record_id = ?', tenant, recordId));
+  else {
+    const keep = new Set(after);
+    for (const gone of [...before].filter((x) => !keep.has(x))) {
+      yield* exec(sql('DELETE FROM engram.graph_sources WHERE tenant = ? AND source_id = ? AND record_id = ?', tenant, gone, recordId));
+    }
+  }
+  for (const source of after.filter((x) => !before.has(x))) {
     yield* exec(sql('INSERT INTO engram.graph_sources (tenant, source_id, record_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', tenant, source, recordId));
   }
 }
@@ -214,7 +222,7 @@ function mergeEntity(old: Entity, e: Entity): Entity {
   };
 }
 
-function* updateEntityRow(d: Dialect, e: Entity): Step<void> {
+function* updateEntityRow(d: Dialect, e: Entity, previous: GraphProvenance): Step<void> {
   yield* exec(
     sql(
       `UPDATE engram.entities SET name = ?, name_key = ?, entity_type = ?, aliases = ?, observations = ?, summary = ?, provenance = ?, updated_at = ?
@@ -224,7 +232,7 @@ function* updateEntityRow(d: Dialect, e: Entity): Step<void> {
     ),
   );
   yield* writeNames(e);
-  yield* writeSources(e.tenant, e.id, e.provenance);
+  yield* writeSources(e.tenant, e.id, e.provenance, previous);
 }
 
 export function* putEntities(d: Dialect, list: readonly Entity[]): Step<Entity[]> {
@@ -234,7 +242,7 @@ export function* putEntities(d: Dialect, list: readonly Entity[]): Step<Entity[]
     const old = yield* resolveEntity(d, e);
     if (old) {
       const merged = mergeEntity(old, e);
-      yield* updateEntityRow(d, merged);
+      yield* updateEntityRow(d, merged, old.provenance);
       out.push(merged);
       continue;
     }
@@ -252,7 +260,7 @@ export function* replaceEntity(d: Dialect, e: Entity): Step<Entity> {
   const old = yield* one<EntityRow>(sql('SELECT * FROM engram.entities WHERE tenant = ? AND id = ?', e.tenant, e.id));
   if (!old) throw new EngramError('NOT_FOUND', `no entity ${e.id}`);
   const next = { ...e, createdAt: Number(old.created_at) };
-  yield* updateEntityRow(d, next);
+  yield* updateEntityRow(d, next, rowToEntity(old).provenance);
   return next;
 }
 
@@ -364,7 +372,7 @@ export function* putRelations(d: Dialect, writes: readonly RelationWrite[]): Ste
       yield* exec(
         sql('UPDATE engram.relations SET confidence = ?, provenance = ?, text = ? WHERE tenant = ? AND id = ?', merged.confidence, JSON.stringify(merged.provenance), toNull(merged.text), r.tenant, same.id),
       );
-      yield* writeSources(r.tenant, same.id, merged.provenance);
+      yield* writeSources(r.tenant, same.id, merged.provenance, same.provenance);
       out.push({ relation: merged, duplicate: true, closed: [] });
       continue;
     }
@@ -455,7 +463,7 @@ export function* forgetGraph(
         if (!e) continue;
         const provenance = { ...e.provenance, eventIds: e.provenance.eventIds.filter((x) => !gone.has(x)), factIds: e.provenance.factIds.filter((x) => !gone.has(x)) };
         if (provenance.origin !== 'user' && provenance.eventIds.length + provenance.factIds.length === 0) entityIds.add(id);
-        else yield* updateEntityRow(d, { ...e, provenance });
+        else yield* updateEntityRow(d, { ...e, provenance }, e.provenance);
       }
     }
   }
