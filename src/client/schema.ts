@@ -1304,6 +1304,8 @@ export interface components {
                 agent_id?: string;
                 session_id?: string;
             };
+            /** Format: date-time */
+            as_of?: string;
             episodic_window?: {
                 /**
                  * @description default "last_n_events"

@@ -141,6 +141,11 @@ export const contextConfigSchema = z
     task_id: z.string().min(1).max(200).nullable().optional(),
     query: z.string().max(10_000).optional(),
     scope: contextScopeSchema.optional(),
+    /**
+     * Read memory as of this time (ISO-8601): the knowledge graph's relations that held then (valid time; a later
+     * contradiction does not hide them) and only memories from then or before.
+     */
+    as_of: z.iso.datetime({ offset: true }).optional(),
     episodic_window: episodicWindowSchema.prefault({}),
     semantic_retrieval: semanticRetrievalSchema.prefault({}),
     merge_policy: mergePolicySchema.prefault({}),

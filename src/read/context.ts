@@ -226,9 +226,12 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     semantic = [...semantic, ...hops.candidates].sort(byFinal);
   }
   // Knowledge graph: relations around the entities the query names; their supporting memories join (graph.ts).
-  const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scope, query: p.query, timeWindow: p.timeWindow }) : [];
+  const asOf = config.as_of === undefined ? undefined : Date.parse(config.as_of);
+  const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scope, query: p.query, timeWindow: p.timeWindow, validAt: asOf }) : [];
   if (graph.length > 0) semantic = await graphSupport(deps, p, semanticFilter, sem, semantic, graph, cutoff);
-  const window = await windowCandidates(deps, events, await vectorP, sem, config, p.route, now);
+  // As of a time: only what was stated by then.
+  if (asOf !== undefined) semantic = semantic.filter((c) => c.doc.ts <= asOf);
+  const window = await windowCandidates(deps, asOf === undefined ? events : events.filter((e) => e.ts <= asOf), await vectorP, sem, config, p.route, now);
   return { window, semantic, sem, graph };
 }
 

@@ -49,6 +49,11 @@ describe('graph-aware retrieval', () => {
     expect(lisbon === undefined || lisbon.expired).toBe(true);
     const then = await t.memory.getContext('Where did Carol live in June 2024?', NO_WINDOW);
     expect(then.entities![0]).toMatchObject({ text: 'Carol lives in Lisbon', expired: true });
+    // as_of: what held then, and only what was said by then.
+    const asOf = await t.memory.getContext('Where does Carol live?', { ...NO_WINDOW, as_of: '2024-06-01T00:00:00Z' });
+    expect(asOf.entities![0]).toMatchObject({ text: 'Carol lives in Lisbon' });
+    expect(asOf.items.map((i) => i.text).join(' ')).not.toContain('Porto');
+    expect(asOf.items[0]!.text).toContain('I live in Lisbon.');
   });
 
   it('looks up every 1–4-word span that is not only stop words', () => {

@@ -62,6 +62,8 @@ export interface GraphRequest {
   asOf?: number | undefined;
   /** The time the query names, if any (valid time). */
   timeWindow?: TimeWindow | null | undefined;
+  /** Valid time: the relations that held in the world at this instant (a later contradiction does not hide them). */
+  validAt?: number | undefined;
   limit?: number | undefined;
 }
 
@@ -133,7 +135,8 @@ function cueBonus(r: Relation, from: string, cues: readonly Cue[]): number {
   return 0;
 }
 
-function timeAdjust(r: Relation, window: TimeWindow | null | undefined, past: boolean): number {
+function timeAdjust(r: Relation, window: TimeWindow | null | undefined, past: boolean, validAt: number | undefined): number {
+  if (validAt !== undefined) return 0;
   if (window) {
     const from = r.validFrom ?? r.recordedAt;
     const to = r.validTo ?? Number.POSITIVE_INFINITY;
@@ -159,7 +162,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   const cues = cuesOf(req.query);
   const past = PAST.test(req.query);
   const namedIds = new Set(named.map((e) => e.id));
-  const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}) };
+  const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
   const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean }>();
   for (const r of first) {
@@ -167,7 +170,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
     const far = from === r.sourceId ? r.targetId : r.sourceId;
     const bonus = cueBonus(r, from, cues);
     const joins = namedIds.has(far);
-    const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past);
+    const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
     scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins });
   }
   // Two hops: from the far ends of the best hop-1 edges.
@@ -182,7 +185,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
       const via = parent.get(from);
       if (!via) continue;
       const bonus = cueBonus(r, from, cues) * (via.strong ? 1 : 0.5);
-      const score = 0.5 + bonus + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past);
+      const score = 0.5 + bonus + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
       scored.set(r.id, { r, hop: 2, score, strong: bonus >= 2 && via.strong });
     }
   }
