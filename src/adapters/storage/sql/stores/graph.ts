@@ -11,17 +11,11 @@ import type { Dialect } from '../dialect.js';
 import { allOf, anyOf, scopeSql, sql, type Sql } from '../fragment.js';
 import { exec, lockTenants, one, rows, type Step } from '../program.js';
 import { limitSql, recordsByIds } from './records.js';
+import { insertSql } from '../rows.js';
+import { SCOPE_PARAMS, scopeOf, scopeParams, type ScopeRow } from '../rows-learn.js';
 
 type Opt<T> = T | null;
 type Param = string | number | null;
-
-interface ScopeRow {
-  tenant: string;
-  user_id: Opt<string>;
-  agent_id: Opt<string>;
-  session_id: Opt<string>;
-  task_id: Opt<string>;
-}
 
 export interface EntityRow extends ScopeRow {
   id: string;
@@ -53,15 +47,10 @@ export interface RelationRow extends ScopeRow {
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 const num = (v: number | string | null): number | undefined => (v === null ? undefined : Number(v));
-const scopeOf = (r: ScopeRow) => ({ tenant: r.tenant, userId: opt(r.user_id), agentId: opt(r.agent_id), sessionId: opt(r.session_id), taskId: opt(r.task_id) });
-const scopeParams = (s: Entity | Relation): Param[] => [s.tenant, toNull(s.userId), toNull(s.agentId), toNull(s.sessionId), toNull(s.taskId)];
-const SCOPE_COLUMNS = ['tenant', 'user_id', 'agent_id', 'session_id', 'task_id'];
-
-const ENTITY_COLUMNS = [...SCOPE_COLUMNS, 'id', 'name', 'name_key', 'entity_type', 'aliases', 'observations', 'summary', 'provenance', 'created_at', 'updated_at'];
+const ENTITY_COLUMNS = [...SCOPE_PARAMS, 'id', 'name', 'name_key', 'entity_type', 'aliases', 'observations', 'summary', 'provenance', 'created_at', 'updated_at'];
 const RELATION_COLUMNS = [
-  ...SCOPE_COLUMNS, 'id', 'source_id', 'target_id', 'type', 'text', 'valid_from', 'valid_to', 'recorded_at', 'expired_at', 'confidence', 'supersedes', 'provenance',
+  ...SCOPE_PARAMS, 'id', 'source_id', 'target_id', 'type', 'text', 'valid_from', 'valid_to', 'recorded_at', 'expired_at', 'confidence', 'supersedes', 'provenance',
 ];
-const insertSql = (table: string, columns: readonly string[]) => `INSERT INTO engram.${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
 
 export function rowToEntity(r: EntityRow): Entity {
   return {
