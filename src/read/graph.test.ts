@@ -32,6 +32,10 @@ describe('graph-aware retrieval', () => {
     const reports = await t.memory.getContext('Who does Alice manage?', NO_WINDOW);
     expect(reports.entities?.[0]?.text).toBe('Alice manages Bob');
     expect(reports.items[0]!.text).toContain('Alice manages Bob.');
+    // Word order tells a verb's direction: the one managing Alice, the one reporting to Carol, Alice's own manager.
+    expect((await t.memory.getContext('Who manages Alice?', NO_WINDOW)).entities?.[0]?.text).toBe('Carol manages Alice');
+    expect((await t.memory.getContext('Who reports to Carol?', NO_WINDOW)).entities?.[0]?.text).toBe('Carol manages Alice');
+    expect((await t.memory.getContext('Who does Bob report to?', NO_WINDOW)).entities?.[0]?.text).toBe('Alice manages Bob');
   });
 
   it('two hops: "Where does Alice\'s manager live?" reaches Carol\'s home; a move is history, a time reads it back', async () => {

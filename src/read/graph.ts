@@ -72,11 +72,17 @@ interface Cue {
   re: RegExp;
   types: string[];
   named: 'source' | 'target' | 'either';
+  /** A verb ("manages"), whose direction word order tells; a role noun ("manager") says it itself. */
+  verb?: boolean;
+  /** The verb reads backwards ("reports to X": X is the source of `manages`). */
+  passive?: boolean;
 }
 
 const CUES: Cue[] = [
-  { re: /\b(manager|boss|supervisor|reports? to|reporting to|report to|works? (?:for|under)|managed by|in charge of \w+)\b/i, types: ['manages'], named: 'target' },
-  { re: /\b(manages?|managing|direct reports?|supervises?|team|reports)\b/i, types: ['manages'], named: 'source' },
+  { re: /\b(manager|boss|supervisor)\b/i, types: ['manages'], named: 'target' },
+  { re: /\b(reports? to|reporting to|works? under|managed by|supervised by)\b/i, types: ['manages'], named: 'target', verb: true, passive: true },
+  { re: /\b(manages?|managing|supervises?|supervised|leads?)\b/i, types: ['manages'], named: 'source', verb: true },
+  { re: /\b(direct reports?|team|reports)\b/i, types: ['manages'], named: 'source' },
   { re: /\b(work|works|worked|working|job|employer|employed|company|firm)\b/i, types: ['works_at'], named: 'either' },
   { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in'], named: 'either' },
   { re: /\b(from|grew up|born|hometown|origin)\b/i, types: ['from'], named: 'either' },
@@ -125,14 +131,32 @@ function cuesOf(query: string): Cue[] {
   return CUES.filter((c) => c.re.test(query));
 }
 
-/** How well `r` answers the cues, read from the end `from` (the entity the walk arrived at). */
-function cueBonus(r: Relation, from: string, cues: readonly Cue[]): number {
+/**
+ * How well `r` answers the cues, read from the end `from` (the entity the walk arrived at). `at`: where the query
+ * names that entity (character offset), when it does: a verb cue then reads the direction from word order ("who
+ * manages Alice": Alice after the verb, so Alice is the target; "who does Alice manage": the source). A bridge
+ * entity (hop 2) is not in the query: the type alone counts.
+ */
+function cueBonus(r: Relation, from: string, cues: readonly Cue[], query: string, at: number | undefined): number {
   for (const c of cues) {
     if (!c.types.includes(r.type)) continue;
-    if (SYMMETRIC_TYPES.has(r.type) || c.named === 'either') return 2;
-    if ((c.named === 'source' && r.sourceId === from) || (c.named === 'target' && r.targetId === from)) return 2;
+    if (SYMMETRIC_TYPES.has(r.type) || c.named === 'either' || at === undefined) return 2;
+    let named = c.named;
+    const verb = c.verb && Number.isFinite(at) ? c.re.exec(query) : null;
+    if (verb) named = at > verb.index !== (c.passive === true) ? 'target' : 'source';
+    if ((named === 'source' && r.sourceId === from) || (named === 'target' && r.targetId === from)) return 2;
   }
   return 0;
+}
+
+/** Where the query names an entity (its name or an alias), or undefined. */
+function mentionAt(query: string, e: Entity): number | undefined {
+  const q = query.toLowerCase();
+  for (const n of [e.name, ...e.aliases]) {
+    const i = q.indexOf(n.toLowerCase());
+    if (i >= 0) return i;
+  }
+  return undefined;
 }
 
 function timeAdjust(r: Relation, window: TimeWindow | null | undefined, past: boolean, validAt: number | undefined): number {
@@ -165,15 +189,17 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
   const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean }>();
+  const mentions = new Map(named.map((e) => [e.id, mentionAt(req.query, e)]));
   for (const r of first) {
     const from = namedIds.has(r.sourceId) ? r.sourceId : r.targetId;
     const far = from === r.sourceId ? r.targetId : r.sourceId;
-    const bonus = cueBonus(r, from, cues);
+    const bonus = cueBonus(r, from, cues, req.query, mentions.get(from) ?? Number.NaN);
     const joins = namedIds.has(far);
     const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
     scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins });
   }
   // Two hops: from the far ends of the best hop-1 edges.
+  const chained = new Set<string>();
   const seeds = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 5);
   const farIds = [...new Set(seeds.map((s) => (namedIds.has(s.r.sourceId) ? s.r.targetId : s.r.sourceId)).filter((id) => !namedIds.has(id)))];
   if (farIds.length > 0 && cues.length > 0) {
@@ -184,9 +210,20 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
       const from = parent.has(r.sourceId) ? r.sourceId : r.targetId;
       const via = parent.get(from);
       if (!via) continue;
-      const bonus = cueBonus(r, from, cues) * (via.strong ? 1 : 0.5);
-      const score = 0.5 + bonus + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
-      scored.set(r.id, { r, hop: 2, score, strong: bonus >= 2 && via.strong });
+      const bonus = cueBonus(r, from, cues, req.query, undefined) * (via.strong ? 1 : 0.5);
+      const when = timeAdjust(r, req.timeWindow, past, req.validAt);
+      const chain = bonus >= 2 && via.strong && r.type !== via.r.type && when >= 0;
+      // A chain (the question's first relation, then another it asks about from there) answers right after its first hop.
+      const score = chain ? via.score - 0.05 : 0.5 + bonus + 0.5 * r.confidence + when;
+      scored.set(r.id, { r, hop: 2, score, strong: bonus >= 2 && via.strong && when >= 0 });
+      if (chain) chained.add(r.type);
+    }
+    // The named entity's own relation of a type a chain answers is about the wrong one ("Alice's manager's home", not Alice's).
+    for (const s of scored.values()) {
+      if (s.hop === 1 && chained.has(s.r.type) && !(namedIds.has(s.r.sourceId) && namedIds.has(s.r.targetId)) && ![...parent.values()].includes(s)) {
+        s.score -= 1.5;
+        s.strong = false;
+      }
     }
   }
   const ranked = [...scored.values()].sort((a, b) => b.score - a.score || b.r.recordedAt - a.r.recordedAt).slice(0, req.limit ?? 20);
