@@ -49,10 +49,14 @@ export interface Relation extends Scope {
   provenance: GraphProvenance;
 }
 
-/** How a relation is written: `exclusive` closes the live edges of the same source and type to other targets. */
+/**
+ * How a relation is written: `exclusive` (true or 'source') closes the live edges of the same source and type to
+ * other targets (one home, one employer); 'target' those of the same type into the same target from other sources
+ * (one manager).
+ */
 export interface RelationWrite {
   relation: Relation;
-  exclusive?: boolean;
+  exclusive?: boolean | 'source' | 'target' | undefined;
 }
 
 /**

@@ -123,6 +123,21 @@ export function describeGraph(h: StorageHarness): void {
       expect((await h.storage.getRelations('tenant-a', [also!.relation.id]))[0]).toMatchObject({ expiredAt: t2 + 5, validTo: t2 + 5 });
     });
 
+    it("a target-exclusive edge closes the target's old one (one manager at a time); a replayed event does not reopen it", async () => {
+      const [amara, zoe, felix] = await people('Amara', 'Zoe', 'Felix');
+      const cite = (id: string) => ({ origin: 'extraction' as const, eventIds: [id], factIds: [] });
+      const [first] = await h.storage.putRelations([{ relation: makeRelation({ sourceId: amara!.id, targetId: felix!.id, type: 'manages', provenance: cite('evt_1') }), exclusive: 'target' }]);
+      const [second] = await h.storage.putRelations([
+        { relation: makeRelation({ sourceId: zoe!.id, targetId: felix!.id, type: 'manages', recordedAt: BASE_TS + 10, provenance: cite('evt_2') }), exclusive: 'target' },
+      ]);
+      expect(second!.closed).toEqual([first!.relation.id]);
+      const replay = await h.storage.putRelations([
+        { relation: makeRelation({ sourceId: amara!.id, targetId: felix!.id, type: 'manages', recordedAt: BASE_TS + 20, provenance: cite('evt_1') }), exclusive: 'target' },
+      ]);
+      expect(replay[0]).toMatchObject({ duplicate: true, relation: { id: first!.relation.id } });
+      expect((await h.storage.queryRelations({ tenant: 'tenant-a', entityIds: [felix!.id], direction: 'in' })).map((r) => r.sourceId)).toEqual([zoe!.id]);
+    });
+
     it('deleting an entity deletes the relations touching it', async () => {
       const [a, b, c] = await people('A', 'B', 'C');
       await h.storage.putRelations([

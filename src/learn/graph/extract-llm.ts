@@ -9,7 +9,7 @@ import { generateObject } from '../../adapters/llms/generate-object.js';
 import { nameKey, relationTypeKey } from '../../core/graph.js';
 import { isEngramError } from '../../core/errors.js';
 import type { Llm } from '../../ports/llm.js';
-import { EXCLUSIVE_TYPES, extractFromTurn, type Extraction, type TurnInput } from './rules.js';
+import { exclusivity, extractFromTurn, type Extraction, type TurnInput } from './rules.js';
 
 export const llmGraphSchema = z.object({
   entities: z
@@ -84,7 +84,7 @@ export function llmExtractor(llm: Llm, opts: { fallback?: TurnExtractor; tempera
       const target = types.get(nameKey(r.target));
       const type = relationTypeKey(r.relation);
       if (!x || !source || !target || type === '' || nameKey(source.name) === nameKey(target.name)) continue;
-      x.relations.push({ source: source.name, target: target.name, type, text: turns[r.turn - 1]!.text, exclusive: EXCLUSIVE_TYPES.has(type) });
+      x.relations.push({ source: source.name, target: target.name, type, text: turns[r.turn - 1]!.text, exclusive: exclusivity(type) });
       for (const e of [source, target]) if (!x.entities.some((y) => nameKey(y.name) === nameKey(e.name))) x.entities.push({ name: e.name, entityType: e.type });
     }
     // Entities no relation cites belong to the first turn that mentions them.

@@ -45,7 +45,7 @@ export class GraphLearner {
     // One entity per (scope, name) in this page, citing every event that names it.
     const entities = new Map<string, Entity>();
     const entityKey = (e: MemoryEvent, name: string) => `${scopeKey(e)}\u0002${nameKey(name)}`;
-    const pending: { event: MemoryEvent; source: string; target: string; type: string; text: string; exclusive: boolean }[] = [];
+    const pending: { event: MemoryEvent; source: string; target: string; type: string; text: string; exclusive: boolean | 'target' }[] = [];
     prose.forEach((event, i) => {
       const x = found[i]!;
       for (const ent of x.entities) {

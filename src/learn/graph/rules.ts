@@ -31,8 +31,8 @@ export interface ExtractedRelation {
   type: string;
   /** The sentence it was read from. */
   text: string;
-  /** A new edge of this type replaces the source's old one (one home, one employer, one spouse). */
-  exclusive: boolean;
+  /** A new edge of this type replaces the source's old one (one home, one employer, one spouse), or the target's ('target': one manager). */
+  exclusive: boolean | 'target';
 }
 
 export interface Extraction {
@@ -46,6 +46,11 @@ export interface Extraction {
 export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating']);
 /** Types where a new edge from the same source closes the old one. */
 export const EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['works_at', 'lives_in', 'married_to', 'dating']);
+/** Types where a new edge into the same target closes the old one (a person has one manager at a time). */
+export const TARGET_EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['manages']);
+
+/** How a relation of this type is written (see `RelationWrite.exclusive`). */
+export const exclusivity = (type: string): boolean | 'target' => (EXCLUSIVE_TYPES.has(type) ? true : TARGET_EXCLUSIVE_TYPES.has(type) ? 'target' : false);
 
 const NAME = String.raw`(?:[A-Z][\p{L}\p{M}'’.-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+)?[A-Z][\p{L}\p{M}'’.-]*){0,3})`;
 const PRONOUN = String.raw`(?:I|we|he|she|they|He|She|They|We)`;
@@ -259,7 +264,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
     if (!source || !target) return;
     const [s, t] = reverse ? [target, source] : [source, target];
     if (nameKey(s) === nameKey(t)) return;
-    relations.push({ source: s, target: t, type, text, exclusive: EXCLUSIVE_TYPES.has(type) });
+    relations.push({ source: s, target: t, type, text, exclusive: exclusivity(type) });
   };
   const typeOf = (name: string, fallback: string) => typed.get(nameKey(name))?.entityType ?? fallback;
 

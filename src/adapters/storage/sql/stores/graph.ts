@@ -366,10 +366,15 @@ export function* putRelations(d: Dialect, writes: readonly RelationWrite[]): Ste
       continue;
     }
     const closed: string[] = [];
-    if (exclusive) {
-      for (const old of live) {
-        if ((yield* closeEdge(r.tenant, old.id, r.recordedAt, r.validFrom ?? r.recordedAt)) > 0) closed.push(old.id);
-      }
+    // 'target': the target has one such relation at a time (one manager): live edges of the type into it close.
+    const rivals =
+      exclusive === 'target'
+        ? (yield* rows<RelationRow>(sql('SELECT * FROM engram.relations WHERE tenant = ? AND target_id = ? AND type = ? AND expired_at IS NULL ORDER BY recorded_at, pk', r.tenant, r.targetId, r.type))).map(rowToRelation)
+        : exclusive
+          ? live
+          : [];
+    for (const old of rivals) {
+      if ((yield* closeEdge(r.tenant, old.id, r.recordedAt, r.validFrom ?? r.recordedAt)) > 0) closed.push(old.id);
     }
     const stored: Relation = { ...r, expiredAt: undefined, supersedes: r.supersedes ?? closed[0] };
     yield* exec(sql(insertSql('relations', RELATION_COLUMNS), ...relationParams(stored)));
