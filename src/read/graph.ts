@@ -13,8 +13,9 @@
  *               an edge valid then gains 1 and one not valid then loses 1.
  *
  * The memories that support the strongest relations (those the query's words asked for, or joining two named
- * entities) join the candidates ahead of the others, in the order of their relations, so the statement "Carol
- * manages Alice." is read before "Alice manages Bob."; the relations themselves render in an "Entities" section.
+ * entities) join the candidates at the relevance of the best one; where the query said the direction (or the
+ * relation chains or joins two named entities) ahead of the others, in the order of their relations, so the
+ * statement "Carol manages Alice." is read before "Alice manages Bob."; the relations render in an "Entities" section.
  */
 import { eventToDoc } from '../core/docs.js';
 import { matchesFilter, type FilterNode } from '../core/filter.js';
@@ -34,6 +35,8 @@ export interface GraphHit {
   score: number;
   /** The query asked for this relation (type and direction) or it joins two entities the query names. */
   strong: boolean;
+  /** Strong, and the query said the direction (or it chains, or joins two named entities): what word search misses. */
+  precise?: boolean | undefined;
 }
 
 /** What a context result carries for each relation shown (JSON-ready). */
@@ -140,7 +143,7 @@ function cuesOf(query: string): Cue[] {
 function cueBonus(r: Relation, from: string, cues: readonly Cue[], query: string, at: number | undefined): number {
   for (const c of cues) {
     if (!c.types.includes(r.type)) continue;
-    if (SYMMETRIC_TYPES.has(r.type) || c.named === 'either' || at === undefined) return 2;
+    if (SYMMETRIC_TYPES.has(r.type) || c.named === 'either' || at === undefined) return TOPICAL;
     let named = c.named;
     const verb = c.verb && Number.isFinite(at) ? c.re.exec(query) : null;
     if (verb) named = at > verb.index !== (c.passive === true) ? 'target' : 'source';
@@ -148,6 +151,9 @@ function cueBonus(r: Relation, from: string, cues: readonly Cue[], query: string
   }
   return 0;
 }
+
+/** A type match whose direction the query does not say: as strong, but search finds its words as well. */
+const TOPICAL = 1.999;
 
 /** Where the query names an entity (its name or an alias), or undefined. */
 function mentionAt(query: string, e: Entity): number | undefined {
@@ -188,7 +194,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   const namedIds = new Set(named.map((e) => e.id));
   const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
-  const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean }>();
+  const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined }>();
   const mentions = new Map(named.map((e) => [e.id, mentionAt(req.query, e)]));
   for (const r of first) {
     const from = namedIds.has(r.sourceId) ? r.sourceId : r.targetId;
@@ -196,7 +202,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
     const bonus = cueBonus(r, from, cues, req.query, mentions.get(from) ?? Number.NaN);
     const joins = namedIds.has(far);
     const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
-    scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins });
+    scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins, precise: bonus === 2 || joins });
   }
   // Two hops: from the far ends of the best hop-1 edges.
   const chained = new Set<string>();
@@ -212,10 +218,10 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
       if (!via) continue;
       const bonus = cueBonus(r, from, cues, req.query, undefined) * (via.strong ? 1 : 0.5);
       const when = timeAdjust(r, req.timeWindow, past, req.validAt);
-      const chain = bonus >= 2 && via.strong && r.type !== via.r.type && when >= 0;
+      const chain = bonus >= TOPICAL && via.strong && r.type !== via.r.type && when >= 0;
       // A chain (the question's first relation, then another it asks about from there) answers right after its first hop.
       const score = chain ? via.score - 0.05 : 0.5 + bonus + 0.5 * r.confidence + when;
-      scored.set(r.id, { r, hop: 2, score, strong: bonus >= 2 && via.strong && when >= 0 });
+      scored.set(r.id, { r, hop: 2, score, strong: bonus >= TOPICAL && via.strong && when >= 0, precise: chain && via.precise === true });
       if (chain) chained.add(r.type);
     }
     // The named entity's own relation of a type a chain answers is about the wrong one ("Alice's manager's home", not Alice's).
@@ -231,7 +237,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   return ranked.flatMap((s) => {
     const source = entities.get(s.r.sourceId);
     const target = entities.get(s.r.targetId);
-    return source && target ? [{ relation: s.r, source, target, hop: s.hop, score: Math.round(s.score * 1000) / 1000, strong: s.strong }] : [];
+    return source && target ? [{ relation: s.r, source, target, hop: s.hop, score: Math.round(s.score * 1000) / 1000, strong: s.strong, precise: s.precise === true }] : [];
   });
 }
 
@@ -290,18 +296,20 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
   if (req.kinds && !req.kinds.includes('event')) return [...ranked];
   const top = Math.max(0, ...ranked.map((c) => c.scores.relevance ?? 0)) || 1;
   const wanted = new Map<string, number>();
+  const precise = new Set<string>();
   for (const h of hits.filter((x) => x.strong)) {
     for (const id of h.relation.provenance.eventIds) {
       if (wanted.size >= (req.max ?? 5)) break;
       // Earlier (stronger) hits sit a hair above later ones.
       if (!wanted.has(id)) wanted.set(id, top * (1 - 0.01 * wanted.size));
+      if (h.precise) precise.add(id);
     }
   }
   if (wanted.size === 0) return [...ranked];
   // Ahead of every other candidate, in the order of the hits: the graph read what the query asks.
   const bestFinal = Math.max(0, ...ranked.map((c) => c.scores.final));
   const order = [...wanted.keys()];
-  const ahead = (id: string, final: number) => Math.max(final, bestFinal + 0.001 * (order.length - order.indexOf(id)));
+  const ahead = (id: string, final: number) => (precise.has(id) ? Math.max(final, bestFinal + 0.001 * (order.length - order.indexOf(id))) : final);
   const out = ranked.map((c) => {
     const lift = c.doc.kind === 'event' ? wanted.get(c.doc.refId) : undefined;
     if (lift === undefined) return c;
