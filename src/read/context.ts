@@ -332,7 +332,8 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
   const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
   // The Entities section (graph.ts) takes its share of the budget first; the sections fill the rest.
   const scrub = p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined;
-  const entities = entitiesSection(gathered.graph, { budget: p.config.merge_policy.token_budget, tokens: deps.tokens, provenanceInline: p.config.guardrails.provenance_inline, scrub });
+  // Only the relations the query asked for: the rest would take budget from the memories.
+  const entities = entitiesSection(gathered.graph.filter((h) => h.strong), { budget: p.config.merge_policy.token_budget, tokens: deps.tokens, provenanceInline: p.config.guardrails.provenance_inline, scrub });
   const rest = entities.text ? { ...p, config: { ...p.config, merge_policy: { ...p.config.merge_policy, token_budget: p.config.merge_policy.token_budget - entities.tokens } } } : p;
   const fitted = fit(deps, rest, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
   const budget = entities.text ? { ...fitted, text: fitted.text ? `${entities.text}\n\n${fitted.text}` : entities.text } : fitted;

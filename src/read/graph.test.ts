@@ -20,14 +20,15 @@ describe('graph-aware retrieval', () => {
     await t.memory.flush();
     const ctx = await t.memory.getContext("Who is Alice's manager?", NO_WINDOW);
     expect(ctx.entities?.[0]).toMatchObject({ text: 'Carol manages Alice', type: 'manages', source: { name: 'Carol' }, target: { name: 'Alice' }, hop: 1 });
-    expect(ctx.entities!.map((e) => e.text)).toContain('Alice manages Bob');
+    // Only what the question asks for is shown: Alice's own reports are not her manager.
+    expect(ctx.entities!.map((e) => e.text)).not.toContain('Alice manages Bob');
     // The statement behind Carol's relation is the first memory, and the section renders first, with provenance.
     expect(ctx.entities![0]!.provenance.eventIds).toEqual([carol!.id]);
     expect(ctx.items[0]!.text).toContain('Carol manages Alice.');
     expect(ctx.text.startsWith('## Entities')).toBe(true);
     const line = `- Carol manages Alice (since 2025-01-02; from ${carol!.id})`;
     expect(ctx.text).toContain(line);
-    expect(ctx.text.indexOf(line)).toBeLessThan(ctx.text.indexOf('- Alice manages Bob ('));
+    expect(ctx.text.indexOf(line)).toBeLessThan(ctx.text.indexOf('Alice manages Bob.'));
     // The other direction is a different question.
     const reports = await t.memory.getContext('Who does Alice manage?', NO_WINDOW);
     expect(reports.entities?.[0]?.text).toBe('Alice manages Bob');
