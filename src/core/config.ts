@@ -188,7 +188,8 @@ export const contextConfigSchema = z
     scope_mode: scopeModeSchema.default('layered'),
     /**
      * Valid time (docs/scopes.md#time): read the world as it was then. Events after it stay out; each fact lineage
-     * shows the version that held then; facts not valid then are left out. ISO-8601 or epoch ms.
+     * shows the version that held then; facts not valid then are left out; the knowledge graph's relations are
+     * those that held then (a later contradiction does not hide them). ISO-8601 or epoch ms.
      */
     as_of: timeInput.optional(),
     /** Transaction time: read only what Engram had recorded by then, as it believed it then. ISO-8601 or epoch ms. */

@@ -5,6 +5,7 @@
  */
 import type { ContextConfig, ConversationConfig, ScopeMode } from '../core/config.js';
 import type { Layer } from '../core/layers.js';
+import type { GraphHitView } from './graph.js';
 import type { NewDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { TokenCounter } from '../core/tokens.js';
@@ -214,6 +215,8 @@ export interface ContextResult {
    * failures, or the reverse); reserved a place in the budget so it is never crowded out.
    */
   counterExampleId?: string | undefined;
+  /** Relations around the entities the query names, as shown in the "Entities" section (knowledge graph). */
+  entities?: GraphHitView[] | undefined;
 }
 
 export type QueryRoute = 'recall' | 'execute' | 'general';

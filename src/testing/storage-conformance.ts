@@ -16,6 +16,7 @@ import { describeFacts } from './storage-conformance-facts.js';
 import { describeFilterAgreement } from './storage-conformance-filters.js';
 import { describeLayers } from './storage-conformance-layers.js';
 import { describeTime } from './storage-conformance-time.js';
+import { describeGraph } from './storage-conformance-graph.js';
 import { describeLearnRetention } from './storage-conformance-learn-retention.js';
 import { describeLinks } from './storage-conformance-links.js';
 import { describeLogs } from './storage-conformance-logs.js';
@@ -48,5 +49,7 @@ export function describeStorageConformance(name: string, open: OpenStorage): voi
     describeSessions(h);
     describeLearnRetention(h);
     describeBackup(h);
+    // The knowledge graph: entities and versioned relations.
+    describeGraph(h);
   });
 }

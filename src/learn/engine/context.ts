@@ -14,6 +14,8 @@ import { HeuristicReflector, type Reflector } from '../reflection.js';
 import type { FactPolicy } from '../../core/predicates.js';
 import { llmStatementExtractor, type ExtractedStatement } from '../llm-judgements.js';
 import type { LearnDeps } from './deps.js';
+import { llmExtractor, ruleExtractor } from '../graph/extract-llm.js';
+import { GraphLearner } from '../graph/learn.js';
 import type { LearnSettings } from './options.js';
 
 export interface EngineContext {
@@ -34,6 +36,8 @@ export interface EngineContext {
   factPolicy?: FactPolicy | undefined;
   /** Consolidation's LLM reading of user turns (distill.ts); absent: the deterministic patterns. */
   statementExtractor?: ((turns: readonly string[]) => Promise<ExtractedStatement[]>) | undefined;
+  /** Entities and relations from new events (knowledge graph); absent when `engine.graph` is off. */
+  graph?: GraphLearner | undefined;
   onError: (error: unknown) => void;
 }
 
@@ -55,6 +59,13 @@ export function engineContext(deps: LearnDeps): EngineContext {
     reflector: llm ? new LlmReflector(llm, { options: s.reflection, fallback: heuristicReflector }) : heuristicReflector,
     factPolicy: deps.factPolicy,
     statementExtractor: llm && s.engine.distill.method === 'llm' ? llmStatementExtractor(llm) : undefined,
+    graph: s.engine.graph ? graphLearner(deps) : undefined,
     onError: deps.onError ?? (() => undefined),
   };
+}
+
+function graphLearner(deps: LearnDeps): GraphLearner {
+  const rules = ruleExtractor();
+  const llm = deps.settings.engine.graphLlm ? deps.llm : undefined;
+  return llm ? new GraphLearner(deps.storage, deps.clock, llmExtractor(llm, { fallback: rules }), 'llm') : new GraphLearner(deps.storage, deps.clock, rules, 'extraction');
 }

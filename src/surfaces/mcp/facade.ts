@@ -20,6 +20,8 @@ export type McpMemory = Pick<Memory, 'logEvent' | 'remember' | 'search' | 'getCo
   userFacts?: ((q: { tenant?: string | undefined; userId: string; limit: number }) => Promise<Fact[]>) | undefined;
   /** Mem0-style CRUD over semantic memory (list with a cursor, history by id). */
   memories?: MemoriesApi | undefined;
+  /** The knowledge graph (the reference memory server's tools and graph_search). */
+  graph?: Memory['graph'] | undefined;
   /** Recent episodes, newest first (the episodes resource). */
   recentEpisodes?: ((q: { tenant?: string | undefined; userId?: string | undefined; sessionId?: string | undefined; limit: number }) => Promise<Episode[]>) | undefined;
 };

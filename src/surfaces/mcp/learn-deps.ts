@@ -77,6 +77,7 @@ export function withLearning(memory: FacadeWithLearning, opts: LearnDepsOptions 
     forget: (input) => memory.forget(input),
     recordOutcome: (retrievalId, outcome, o) => memory.recordOutcome(retrievalId, outcome, o),
     consolidate: (o) => memory.learn.consolidate(o),
+    graph: memory.graph,
     examples: memory.examples ?? createExamplesApi(deps!),
     working: memory.working ?? createWorkingMemoryApi(deps!, opts.working),
     ...(memory.memories ? { memories: memory.memories } : {}),

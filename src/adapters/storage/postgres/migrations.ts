@@ -8,5 +8,6 @@ import { learnSchema } from './migrations/002-learn.js';
 import { docsByTime } from './migrations/003-docs-by-time.js';
 import { docChanges } from './migrations/004-doc-changes.js';
 import { feedPruning } from './migrations/005-feed-pruning.js';
+import { graphSchema } from './migrations/006-graph.js';
 
-export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, feedPruning];
+export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, feedPruning, graphSchema];

@@ -24,7 +24,7 @@ type Param = string | number | null;
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 const strings = (v: string): string[] => JSON.parse(v) as string[];
 
-interface ScopeRow {
+export interface ScopeRow {
   tenant: string;
   user_id: Opt<string>;
   agent_id: Opt<string>;
@@ -32,7 +32,7 @@ interface ScopeRow {
   task_id: Opt<string>;
 }
 
-const scopeOf = (r: ScopeRow) => ({
+export const scopeOf = (r: ScopeRow) => ({
   tenant: r.tenant,
   userId: opt(r.user_id),
   agentId: opt(r.agent_id),
@@ -40,8 +40,8 @@ const scopeOf = (r: ScopeRow) => ({
   taskId: opt(r.task_id),
 });
 
-const SCOPE_PARAMS = ['tenant', 'user_id', 'agent_id', 'session_id', 'task_id'] as const;
-const scopeParams = (s: { tenant: string; userId?: string | undefined; agentId?: string | undefined; sessionId?: string | undefined; taskId?: string | undefined }): Param[] => [
+export const SCOPE_PARAMS = ['tenant', 'user_id', 'agent_id', 'session_id', 'task_id'] as const;
+export const scopeParams = (s: { tenant: string; userId?: string | undefined; agentId?: string | undefined; sessionId?: string | undefined; taskId?: string | undefined }): Param[] => [
   s.tenant, toNull(s.userId), toNull(s.agentId), toNull(s.sessionId), toNull(s.taskId),
 ];
 

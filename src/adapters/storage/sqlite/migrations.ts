@@ -8,5 +8,6 @@ import { learnSchema } from './migrations/002-learn.js';
 import { dropFts } from './migrations/003-drop-fts.js';
 import { docsByTime } from './migrations/004-docs-by-time.js';
 import { docChanges } from './migrations/005-doc-changes.js';
+import { graphSchema } from './migrations/006-graph.js';
 
-export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, docChanges];
+export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, docChanges, graphSchema];
