@@ -33,7 +33,7 @@ describe('prompt helpers', () => {
 
 describe('engramMiddleware', () => {
   it('injects getContext into the prompt the model receives and logs the exchange with its retrieval', async () => {
-    await memory.remember({ userId: 'u-ctx', text: 'The user is vegetarian and avoids fish', kind: 'preference' });
+    await memory.remember({ userId: 'u-ctx', text: 'The user cooks vegetarian food and avoids fish', kind: 'preference' });
     await memory.flush({ learn: false });
     const model = scriptedModel(textResult('How about a mushroom risotto?'));
     const { text } = await generateText({

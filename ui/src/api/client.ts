@@ -107,7 +107,7 @@ export class EngramApi {
     return this.call('POST', `/v1/events/${encodeURIComponent(id)}/redact`, { reason });
   }
 
-  search(input: { query: string; kinds?: string[]; k?: number; mode?: 'hybrid' | 'vector' | 'lexical' } & ScopeQuery): Promise<{ hits: SearchHit[] }> {
+  search(input: { query: string; kinds?: string[]; k?: number; mode?: 'hybrid' | 'vector' | 'lexical'; scope_mode?: 'layered' | 'strict' } & ScopeQuery): Promise<{ hits: SearchHit[] }> {
     return this.call('POST', '/v1/search', input);
   }
 

@@ -78,7 +78,8 @@ export function useTimeline(api: EngramApi, filters: TimelineFilters, reloadToke
       setLoading(true);
       try {
         if (filters.text?.trim()) {
-          const { hits } = await api.search({ query: filters.text.trim(), kinds: ['event'], k: SEARCH_K, ...scopeOnly(filters) });
+          // An operator's read of the whole tenant: the filters match exactly (docs/scopes.md, 'strict').
+          const { hits } = await api.search({ query: filters.text.trim(), kinds: ['event'], k: SEARCH_K, scope_mode: 'strict', ...scopeOnly(filters) });
           if (g !== gen.current) return;
           const want = new Set(tagList(filters.tags));
           setRows(
