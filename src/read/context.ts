@@ -38,6 +38,7 @@ import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
 import { cosine, mmrSelect } from './mmr.js';
 import { excerpt } from './excerpt.js';
+import { DropLog, retrievedItems } from './explain.js';
 import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
@@ -253,8 +254,9 @@ async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, s
  * Dedupe (window copies win), then MMR picks top_k diverse semantic items, then the counter-example (from the
  * whole pool; it may be one of the picks) takes its own slot; records attached.
  */
-async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gather>>): Promise<Candidate[]> {
+async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gather>>, drops?: DropLog): Promise<Candidate[]> {
   const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
+  drops?.step('dedupe', [...g.window, ...g.semantic], DropLog.ids(unique));
   const semanticPool = unique.filter((c) => c.origin === 'semantic');
   const diverse = mmrSelect(
     semanticPool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
@@ -263,6 +265,7 @@ async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gath
   ).map((m) => m.c);
   const counter = pickCounterExample(diverse, semanticPool);
   const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
+  drops?.step('mmr', semanticPool, DropLog.ids(picked));
   return attachRecords(deps, p.tenant, [...unique.filter((c) => c.origin === 'window'), ...picked]);
 }
 
@@ -292,7 +295,9 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
 
 export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise<ContextResult> {
   const p = plan(deps, req);
-  const chosen = await select(deps, p, await gather(deps, p));
+  // explain.ts: what was considered but left out, and why (opt-in).
+  const drops = p.config.explain ? new DropLog(p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined) : undefined;
+  const chosen = await select(deps, p, await gather(deps, p), drops);
 
   const counterId = chosen.find((c) => c.role === 'counter_example')?.doc.refId;
   const chainSeeds = chosen.filter((c) => c.doc.kind === 'episode').sort(byFinal).slice(0, MAX_CHAIN_SEEDS).map((c) => c.doc.refId);
@@ -300,8 +305,11 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
 
   const detected = detectConflicts(chosen);
   const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
-  const budget = fit(deps, p, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
+  const resolved = resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts);
+  drops?.step('conflict', chosen, DropLog.ids(resolved.items));
+  const budget = fit(deps, p, resolved, { counterId, chains });
   const items = renderItems(budget.sections, p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined);
+  drops?.step('budget', resolved.items, items.map((i) => i.id));
 
   // The record closes the loop later: feedback on this retrieval reinforces exactly these items. Like every
   // stored string it is scrubbed (write/pii-policy.ts): the query and the config (filters, task id) may hold PII.
@@ -313,6 +321,7 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
     createdAt: p.now,
     itemIds: items.map((i) => i.id),
     config: deps.scrubJson ? deps.scrubJson(p.config) : p.config,
+    items: retrievedItems(items),
   });
 
   return {
@@ -328,5 +337,6 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
     text: budget.text,
     causalChains: budget.chains.map((i) => chains[i]!),
     ...(counterId && items.some((i) => i.id === counterId) ? { counterExampleId: counterId } : {}),
+    ...(drops ? { droppedItems: drops.list() } : {}),
   };
 }

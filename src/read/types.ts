@@ -12,6 +12,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import type { ConflictJudge } from './conflicts.js';
+import type { DroppedItem } from './explain.js';
 
 export interface ReadDeps {
   storage: Storage;
@@ -197,6 +198,8 @@ export interface ContextResult {
    * failures, or the reverse); reserved a place in the budget so it is never crowded out.
    */
   counterExampleId?: string | undefined;
+  /** With `explain: true`: candidates considered but left out, with the reason (explain.ts); best first. */
+  droppedItems?: DroppedItem[] | undefined;
 }
 
 export type QueryRoute = 'recall' | 'execute' | 'general';

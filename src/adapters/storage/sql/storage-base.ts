@@ -7,6 +7,7 @@
 import { EngramError } from '../../../core/errors.js';
 import type { ApiKeyRecord, Episode, Example, Fact, FactEvidence, Link, Procedure, WorkingMemoryRecord } from '../../../core/types.js';
 import type {
+  AuditCursor,
   AuditRecord,
   EpisodeQuery,
   ExampleQuery,
@@ -20,6 +21,7 @@ import type {
   LogStore,
   ProcedureQuery,
   RetentionStore,
+  RetrievalListQuery,
   RetrievalRecord,
   ScopeFilter,
   TraverseQuery,
@@ -231,7 +233,10 @@ export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, W
   getRetrieval(tenant: string, id: string): Promise<RetrievalRecord | undefined> {
     return this.read('getRetrieval', () => logs.getRetrieval(tenant, id));
   }
-  listAudit(tenant: string, limit: number): Promise<AuditRecord[]> {
-    return this.read('listAudit', () => logs.listAudit(tenant, limit));
+  listRetrievals(q: RetrievalListQuery): Promise<RetrievalRecord[]> {
+    return this.read('listRetrievals', () => logs.listRetrievals(q));
+  }
+  listAudit(tenant: string, limit: number, before?: AuditCursor): Promise<AuditRecord[]> {
+    return this.read('listAudit', () => logs.listAudit(tenant, limit, before));
   }
 }

@@ -13,6 +13,7 @@ import { factRoutes } from './facts.js';
 import { forgetRoutes } from './forget.js';
 import { healthRoutes } from './health.js';
 import { learnRoutes } from './learn.js';
+import { logRoutes } from './logs.js';
 import { mcpRoutes } from './mcp.js';
 import { meRoutes } from './me.js';
 import { procedureRoutes } from './procedures.js';
@@ -29,6 +30,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   factListRoutes,
   retrievalRoutes,
   learnRoutes,
+  logRoutes,
   episodeRoutes,
   procedureRoutes,
   exampleRoutes,
