@@ -1422,10 +1422,18 @@ export interface components {
             created_at: string;
             /** @description what the retrieval handed out, in order */
             item_ids: string[];
+            /** @description each item with its section and score breakdown (absent on records written before it was kept) */
+            items?: components["schemas"]["RetrievedItem"][];
             /** @description the resolved retrieval config */
             config?: string | number | boolean | null | components["schemas"]["JsonValue"][] | {
                 [key: string]: components["schemas"]["JsonValue"];
             };
+        };
+        RetrievedItem: {
+            id: string;
+            kind: string;
+            section: string;
+            scores: components["schemas"]["ScoreBreakdown"];
         };
         ConsolidationReport: {
             tenant: string;
@@ -1523,12 +1531,7 @@ export interface components {
             /** @description what the retrieval handed out, in order */
             item_ids: string[];
             /** @description each item with its section and score breakdown (absent on records written before it was kept) */
-            items?: {
-                id: string;
-                kind: string;
-                section: string;
-                scores: components["schemas"]["ScoreBreakdown"];
-            }[];
+            items?: components["schemas"]["RetrievedItem"][];
             /** @description the resolved retrieval config */
             config?: string | number | boolean | null | components["schemas"]["JsonValue"][] | {
                 [key: string]: components["schemas"]["JsonValue"];

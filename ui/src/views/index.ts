@@ -6,7 +6,7 @@
 import { lazy, type ComponentType } from 'react';
 import { Timeline } from './Timeline';
 
-export type ViewId = 'timeline' | 'episodes' | 'facts' | 'procedures' | 'examples' | 'working-memory' | 'playground';
+export type ViewId = 'timeline' | 'episodes' | 'facts' | 'procedures' | 'examples' | 'working-memory' | 'playground' | 'retrievals' | 'audit';
 
 export interface ViewDef {
   id: ViewId;
@@ -28,4 +28,6 @@ export const VIEWS: readonly ViewDef[] = [
     component: lazy(() => import('./WorkingMemory').then((m) => ({ default: m.WorkingMemory }))),
   },
   { id: 'playground', label: 'Retrieval playground', needs: '/v1/context', component: lazy(() => import('./Playground').then((m) => ({ default: m.Playground }))) },
+  { id: 'retrievals', label: 'Retrieval log', needs: '/v1/retrievals', component: lazy(() => import('./Retrievals').then((m) => ({ default: m.Retrievals }))) },
+  { id: 'audit', label: 'Audit log', needs: '/v1/audit', component: lazy(() => import('./Audit').then((m) => ({ default: m.Audit }))) },
 ];

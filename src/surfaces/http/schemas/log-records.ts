@@ -5,7 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { OUTCOMES } from '../../../core/types.js';
 import { JsonValue } from './json.js';
-import { scoreBreakdown } from './records.js';
+import { RetrievedItemSchema } from './learn-records.js';
 import { intQuery } from './learn-requests.js';
 
 const isoTime = z.string().openapi({ format: 'date-time', example: '2025-09-21T10:15:00.000Z' });
@@ -55,7 +55,7 @@ export const RetrievalSummarySchema = z
     created_at: isoTime,
     item_ids: z.array(z.string()).openapi({ description: 'what the retrieval handed out, in order' }),
     items: z
-      .array(z.object({ id: z.string(), kind: z.string(), section: z.string(), scores: scoreBreakdown }).strict())
+      .array(RetrievedItemSchema)
       .optional()
       .openapi({ description: 'each item with its section and score breakdown (absent on records written before it was kept)' }),
     config: JsonValue.optional().openapi({ description: 'the resolved retrieval config' }),
