@@ -6,6 +6,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { OUTCOMES, type OutcomeReport, type Retrieval } from '../api/learn-types';
 import { OutcomeBadge } from '../views/Episodes';
+import { ConfigDetails, ItemLink } from './ItemLink';
 import { ErrorLine, fmtTime } from './Status';
 import { useApi } from './useApi';
 
@@ -119,7 +120,7 @@ export function LookUpRetrieval({ initial }: { initial?: string }) {
               const item = found.items?.[n];
               return (
                 <li key={i}>
-                  {i.startsWith('evt_') ? <a href={`#/timeline?event=${i}`}>{i}</a> : <code>{i}</code>}
+                  <ItemLink id={i} />
                   {item && (
                     <span className="hint">
                       {' '}
@@ -130,12 +131,7 @@ export function LookUpRetrieval({ initial }: { initial?: string }) {
               );
             })}
           </ol>
-          {found.config !== undefined && (
-            <details>
-              <summary>Config it ran with</summary>
-              <pre className="json">{JSON.stringify(found.config, null, 2)}</pre>
-            </details>
-          )}
+          <ConfigDetails config={found.config} />
         </div>
       )}
     </section>

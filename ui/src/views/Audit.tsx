@@ -5,10 +5,10 @@
  */
 import { useCallback } from 'react';
 import type { AuditRecord } from '../api/learn-types';
+import { ItemLink } from '../components/ItemLink';
 import { ErrorLine, fmtTime } from '../components/Status';
 import { usePages } from '../components/usePages';
 import { useApi } from '../components/useApi';
-import { ItemLink } from './Retrievals';
 
 const PAGE = 100;
 const SHOWN_TARGETS = 5;

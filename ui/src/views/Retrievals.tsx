@@ -5,6 +5,7 @@
  */
 import { useCallback, useState } from 'react';
 import type { RetrievalSummary } from '../api/learn-types';
+import { ConfigDetails, ItemLink } from '../components/ItemLink';
 import { ScoreBars } from '../components/ScoreBars';
 import { ErrorLine, fmtTime } from '../components/Status';
 import { usePages } from '../components/usePages';
@@ -16,10 +17,6 @@ const PAGE = 50;
 /** The verdict of a retrieval: its last outcome, or none yet. */
 function verdict(r: RetrievalSummary): string | undefined {
   return r.outcomes.filter((o) => o.type === 'outcome').at(-1)?.outcome;
-}
-
-export function ItemLink({ id }: { id: string }) {
-  return id.startsWith('evt_') ? <a href={`#/timeline?event=${id}`}>{id}</a> : <code>{id}</code>;
 }
 
 export function Retrievals() {
@@ -106,12 +103,7 @@ function RetrievalDetail({ r }: { r: RetrievalSummary }) {
           </li>
         ))}
       </ol>
-      {r.config !== undefined && (
-        <details>
-          <summary>Config it ran with</summary>
-          <pre className="json">{JSON.stringify(r.config, null, 2)}</pre>
-        </details>
-      )}
+      <ConfigDetails config={r.config} />
     </div>
   );
 }
