@@ -78,7 +78,21 @@ describe('buildContext with explain', () => {
     expect(rec!.items!.map((i) => i.id)).toEqual(r.items.map((i) => i.id));
     expect(rec!.items![0]!.scores.final).toBe(r.items[0]!.scores.final);
 
-    const plain = await buildContext(deps, { tenant: 't1', query: 'how do I roll back a service?', config: parseContextConfig({ episodic_window: { mode: 'none' } }) });
+    const plainConfig = parseContextConfig({ episodic_window: { mode: 'none' } });
+    const plain = await buildContext(deps, { tenant: 't1', query: 'how do I roll back a service?', config: plainConfig });
     expect(plain.droppedItems).toBeUndefined();
+  });
+
+  it('names the stale side of a settled conflict, as the conflict note does', async () => {
+    const [old] = await putFacts(store.storage, [
+      { tenant: 't1', key: 'strategy-a', text: 'The payments service deploys with blue-green.', subject: 'payments service', predicate: 'deploy strategy', value: 'blue-green', recordedAt: T0 - 86_400_000 },
+      { tenant: 't1', key: 'strategy-b', text: 'The payments service deploys with canary.', subject: 'payments service', predicate: 'deploy strategy', value: 'canary', recordedAt: T0 },
+    ]);
+    await indexPending(store.storage, embedder);
+    const deps = readDeps(store.storage, T0 + 60_000, embedWith(embedder));
+    const config = parseContextConfig({ explain: true, episodic_window: { mode: 'none' }, conflict_resolution: 'prefer_fresh', semantic_retrieval: { kinds: ['fact'] } });
+    const r = await buildContext(deps, { tenant: 't1', query: 'how does the payments service deploy?', config });
+    expect(r.conflicts.flatMap((n) => n.droppedIds)).toContain(old!.id);
+    expect(r.droppedItems!.find((d) => d.id === old!.id)).toMatchObject({ reason: 'conflict', kind: 'fact', text: 'The payments service deploys with blue-green.' });
   });
 });
