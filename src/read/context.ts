@@ -149,6 +149,8 @@ interface Plan {
   scope: ScopeFilter;
   config: ContextConfig;
   pool: number;
+  /** With `explain: true`: what was considered but left out, and why (explain.ts). */
+  drops?: DropLog | undefined;
 }
 
 function plan(deps: ReadDeps, req: ContextRequest): Plan {
@@ -163,6 +165,7 @@ function plan(deps: ReadDeps, req: ContextRequest): Plan {
     scope: mergeScope(req.scope, req.config.scope),
     config: req.config,
     pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
+    drops: req.config.explain ? new DropLog(req.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined) : undefined,
   };
 }
 
@@ -254,9 +257,9 @@ async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, s
  * Dedupe (window copies win), then MMR picks top_k diverse semantic items, then the counter-example (from the
  * whole pool; it may be one of the picks) takes its own slot; records attached.
  */
-async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gather>>, drops?: DropLog): Promise<Candidate[]> {
+async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gather>>): Promise<Candidate[]> {
   const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
-  drops?.step('dedupe', [...g.window, ...g.semantic], DropLog.ids(unique));
+  p.drops?.step('dedupe', [...g.window, ...g.semantic], DropLog.ids(unique));
   const semanticPool = unique.filter((c) => c.origin === 'semantic');
   const diverse = mmrSelect(
     semanticPool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
@@ -265,7 +268,7 @@ async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gath
   ).map((m) => m.c);
   const counter = pickCounterExample(diverse, semanticPool);
   const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
-  drops?.step('mmr', semanticPool, DropLog.ids(picked));
+  p.drops?.step('mmr', semanticPool, DropLog.ids(picked));
   return attachRecords(deps, p.tenant, [...unique.filter((c) => c.origin === 'window'), ...picked]);
 }
 
@@ -295,9 +298,7 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
 
 export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise<ContextResult> {
   const p = plan(deps, req);
-  // explain.ts: what was considered but left out, and why (opt-in).
-  const drops = p.config.explain ? new DropLog(p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined) : undefined;
-  const chosen = await select(deps, p, await gather(deps, p), drops);
+  const chosen = await select(deps, p, await gather(deps, p));
 
   const counterId = chosen.find((c) => c.role === 'counter_example')?.doc.refId;
   const chainSeeds = chosen.filter((c) => c.doc.kind === 'episode').sort(byFinal).slice(0, MAX_CHAIN_SEEDS).map((c) => c.doc.refId);
@@ -305,11 +306,10 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
 
   const detected = detectConflicts(chosen);
   const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
-  const resolved = resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts);
-  drops?.step('conflict', chosen, DropLog.ids(resolved.items));
-  const budget = fit(deps, p, resolved, { counterId, chains });
+  const budget = fit(deps, p, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
   const items = renderItems(budget.sections, p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined);
-  drops?.step('budget', resolved.items, items.map((i) => i.id));
+  // explain.ts: the stale sides of conflicts, then what did not fit (resolving again is pure, and only when asked).
+  p.drops?.settle(chosen, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts).items, items);
 
   // The record closes the loop later: feedback on this retrieval reinforces exactly these items. Like every
   // stored string it is scrubbed (write/pii-policy.ts): the query and the config (filters, task id) may hold PII.
@@ -337,6 +337,6 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
     text: budget.text,
     causalChains: budget.chains.map((i) => chains[i]!),
     ...(counterId && items.some((i) => i.id === counterId) ? { counterExampleId: counterId } : {}),
-    ...(drops ? { droppedItems: drops.list() } : {}),
+    ...(p.drops ? { droppedItems: p.drops.list() } : {}),
   };
 }

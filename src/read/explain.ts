@@ -49,6 +49,12 @@ export class DropLog {
     }
   }
 
+  /** After conflict resolution (`resolved` of `chosen`) and the budget (`shown`, what was handed out). */
+  settle(chosen: readonly Candidate[], resolved: readonly Candidate[], shown: readonly { id: string }[]): void {
+    this.step('conflict', chosen, DropLog.ids(resolved));
+    this.step('budget', resolved, shown.map((i) => i.id));
+  }
+
   list(): DroppedItem[] {
     return [...this.dropped.values()].sort((a, b) => b.scores.final - a.scores.final);
   }

@@ -190,6 +190,8 @@ export interface ContextResult {
   tokens: { used: number; budget: number };
   /** Eligible items left out because they did not fit the token budget. */
   dropped: number;
+  /** With `explain: true`: candidates considered but left out, with the reason (explain.ts); best first. */
+  droppedItems?: DroppedItem[] | undefined;
   text: string;
   /** Causal chains through the retrieved episodes (issue B); empty when none. */
   causalChains?: CausalChain[] | undefined;
@@ -198,8 +200,6 @@ export interface ContextResult {
    * failures, or the reverse); reserved a place in the budget so it is never crowded out.
    */
   counterExampleId?: string | undefined;
-  /** With `explain: true`: candidates considered but left out, with the reason (explain.ts); best first. */
-  droppedItems?: DroppedItem[] | undefined;
 }
 
 export type QueryRoute = 'recall' | 'execute' | 'general';
