@@ -259,8 +259,8 @@ async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, s
  */
 async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gather>>): Promise<Candidate[]> {
   const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
-  p.drops?.step('dedupe', [...g.window, ...g.semantic], DropLog.ids(unique));
   const semanticPool = unique.filter((c) => c.origin === 'semantic');
+  p.drops?.selecting([...g.window, ...g.semantic], unique, semanticPool);
   const diverse = mmrSelect(
     semanticPool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
     p.config.semantic_retrieval.top_k,
@@ -268,7 +268,6 @@ async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gath
   ).map((m) => m.c);
   const counter = pickCounterExample(diverse, semanticPool);
   const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
-  p.drops?.step('mmr', semanticPool, DropLog.ids(picked));
   return attachRecords(deps, p.tenant, [...unique.filter((c) => c.origin === 'window'), ...picked]);
 }
 

@@ -35,6 +35,8 @@ export class DropLog {
   }
 
   private readonly dropped = new Map<string, DroppedItem>();
+  /** The semantic pool MMR picked from; what of it was not chosen is dropped by `mmr` (see `settle`). */
+  private pool: readonly Candidate[] = [];
 
   constructor(private readonly scrub?: ((text: string) => string) | undefined) {}
 
@@ -49,8 +51,15 @@ export class DropLog {
     }
   }
 
-  /** After conflict resolution (`resolved` of `chosen`) and the budget (`shown`, what was handed out). */
+  /** Selection: dedupe turned `candidates` into `unique`; MMR (and the counter-example) pick from `pool`. */
+  selecting(candidates: readonly Candidate[], unique: readonly Candidate[], pool: readonly Candidate[]): void {
+    this.step('dedupe', candidates, DropLog.ids(unique));
+    this.pool = pool;
+  }
+
+  /** After selection (`chosen`), conflict resolution (`resolved`) and the budget (`shown`, what was handed out). */
   settle(chosen: readonly Candidate[], resolved: readonly Candidate[], shown: readonly { id: string }[]): void {
+    this.step('mmr', this.pool, DropLog.ids(chosen));
     this.step('conflict', chosen, DropLog.ids(resolved));
     this.step('budget', resolved, shown.map((i) => i.id));
   }
