@@ -3,7 +3,7 @@
  * selected one shows why each item was recalled (its section and score breakdown) and whether it helped (the
  * outcomes and corrections), and clicks through to the playground's look-up and to the timeline.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import type { RetrievalSummary } from '../api/learn-types';
 import { ConfigDetails, ItemLink } from '../components/ItemLink';
 import { ScoreBars } from '../components/ScoreBars';
@@ -11,6 +11,12 @@ import { ErrorLine, fmtTime } from '../components/Status';
 import { usePages } from '../components/usePages';
 import { useApi } from '../components/useApi';
 import { OutcomeBadge } from './Episodes';
+import { isoOf } from './timeline-data';
+
+interface Range {
+  since?: string;
+  until?: string;
+}
 
 const PAGE = 50;
 
@@ -21,9 +27,14 @@ function verdict(r: RetrievalSummary): string | undefined {
 
 export function Retrievals() {
   const api = useApi();
+  const [draft, setDraft] = useState<Range>({});
+  const [range, setRange] = useState<Range>({});
   const fetchPage = useCallback(
-    (cursor: string | undefined) => api.listRetrievals({ limit: PAGE, ...(cursor ? { cursor } : {}) }).then((p) => ({ rows: p.retrievals, next: p.next_cursor })),
-    [api],
+    (cursor: string | undefined) =>
+      api
+        .listRetrievals({ limit: PAGE, ...(cursor ? { cursor } : {}), since: isoOf(range.since), until: isoOf(range.until) })
+        .then((p) => ({ rows: p.retrievals, next: p.next_cursor })),
+    [api, range],
   );
   const { rows, error, busy, more } = usePages(fetchPage);
   const [selected, setSelected] = useState<string | null>(null);
@@ -32,6 +43,26 @@ export function Retrievals() {
   return (
     <div className="split">
       <section aria-label="Retrieval list" className="pane">
+        <form
+          className="filters"
+          aria-label="Retrieval filters"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            setRange({ ...draft });
+          }}
+        >
+          <div className="field">
+            <label htmlFor="rl-since">From</label>
+            <input id="rl-since" type="datetime-local" value={draft.since ?? ''} onChange={(e) => setDraft({ ...draft, since: e.target.value })} />
+          </div>
+          <div className="field">
+            <label htmlFor="rl-until">Until</label>
+            <input id="rl-until" type="datetime-local" value={draft.until ?? ''} onChange={(e) => setDraft({ ...draft, until: e.target.value })} />
+          </div>
+          <div className="field buttons">
+            <button type="submit">Apply filters</button>
+          </div>
+        </form>
         <p role="status" className="count" data-testid="retrievals-count">
           {rows ? `${rows.length} retrievals, newest first${more ? ' (more below)' : ''}` : 'loading…'}
         </p>
