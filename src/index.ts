@@ -10,6 +10,9 @@ export type { ContextResult, ContextItem, SearchHit, ScoreBreakdown, EpisodeView
 export { EngramError, isEngramError, ERROR_CODES, type ErrorCode, type ErrorIssue } from './core/errors.js';
 export { parseEngramConfig, parseContextConfig, type EngramConfig, type EngramConfigInput, type ContextConfig, type ContextConfigInput } from './core/config.js';
 export type * from './core/types.js';
+export type { Entity, Relation, GraphProvenance } from './core/graph.js';
+export type { GraphApi, GraphScope, RefEntity, RefGraph, RefRelation, RelationInput, RelationQueryInput, RelationView } from './graph/api.js';
+export type { GraphHitView } from './read/graph.js';
 export type { EventInput, FactInput } from './write/input.js';
 export type { Storage } from './ports/storage.js';
 export type { Embedder } from './ports/embedder.js';

@@ -32,6 +32,8 @@ import { fetchEventsQuery, searchRequest, type FetchEventsInput, type SearchInpu
 import type { Outcome } from './core/types.js';
 import type { Llm } from './ports/llm.js';
 import { createLearnEngine, type LearnApi, type OutcomeOptions, type OutcomeReport, type ProceduresApi } from './learn/engine/index.js';
+// --- knowledge graph (issue I) ---
+import { createGraphApi, type GraphApi } from './graph/api.js';
 
 export interface MemoryDeps {
   storage: Storage;
@@ -107,6 +109,9 @@ export interface Memory {
    * episode, links it to exactly the retrieved episodes and facts, and reinforces or contradicts those facts.
    */
   recordOutcome(retrievalId: string, outcome: Outcome | Lowercase<Outcome>, opts?: OutcomeOptions): Promise<OutcomeReport>;
+  // --- knowledge graph (issue I) ---
+  /** Entities and versioned relations: the reference MCP memory server's operations, graph search, history and as-of reads. */
+  readonly graph: GraphApi;
 }
 
 export async function createMemory(deps: MemoryDeps): Promise<Memory> {
@@ -306,6 +311,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     learn: learnEngine.learn,
     procedures: learnEngine.procedures,
     recordOutcome: (retrievalId, outcome, opts) => learnEngine.recordOutcome(retrievalId, outcome, opts),
+    // --- knowledge graph (issue I) ---
+    graph: createGraphApi(storage, clock, config.defaultTenant),
     async close() {
       if (sweepTimer) clearInterval(sweepTimer);
       await queue.drain();
@@ -330,4 +337,5 @@ function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
 
 // --- learn wiring (issue B) ---
 export type { LearnApi, OutcomeOptions, OutcomeReport, ProceduresApi } from './learn/engine/index.js';
+export type { GraphApi, GraphScope, RefEntity, RefGraph, RefRelation, RelationInput, RelationQueryInput, RelationView } from './graph/api.js';
 export type { ContextResult, SearchHit, RememberResult, EventType, DocKind, ImportReport, ImportProgress, ExportLine };

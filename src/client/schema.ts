@@ -691,6 +691,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entities, by name or alias, text or type (oldest first) */
+        get: operations["listEntities"];
+        put?: never;
+        /** Create entities; a name that exists is skipped (returns those created) */
+        post: operations["createEntities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One entity and its live relations */
+        get: operations["getEntity"];
+        put?: never;
+        post?: never;
+        /** Delete an entity and every relation touching it */
+        delete: operations["deleteEntity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{id}/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add observations to an entity (those it has are skipped) */
+        post: operations["addObservations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/relations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Relations, live by default; history with include_expired, or as held at as_of; valid_at for the world time */
+        get: operations["listRelations"];
+        put?: never;
+        /** Create relations (a repeated one is skipped; an unknown entity is created); exclusive ones close the old edge */
+        post: operations["createRelations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/relations/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a live relation now (it stays as history and for as_of reads) */
+        post: operations["closeRelation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/graph/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Relations around the entities a question names, ranked for it (direction kept), with provenance; as_of reads the past */
+        post: operations["graphSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/forget": {
         parameters: {
             query?: never;
@@ -1198,6 +1303,46 @@ export interface components {
                 reason: "budget" | "dedupe" | "conflict" | "mmr" | "floor";
                 scores: components["schemas"]["ScoreBreakdown"];
             }[];
+            /** @description relations around the entities the query names, as the "Entities" section shows them */
+            entities?: components["schemas"]["GraphHit"][];
+        };
+        GraphHit: {
+            relation_id: string;
+            /** @example Carol manages Alice */
+            text: string;
+            type: string;
+            source: {
+                id: string;
+                name: string;
+                entity_type: string;
+            };
+            target: {
+                id: string;
+                name: string;
+                entity_type: string;
+            };
+            hop: number;
+            score: number;
+            confidence: number;
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            valid_from: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            valid_to: string | null;
+            expired: boolean;
+            provenance: components["schemas"]["GraphProvenance"];
+            statement: string | null;
+        };
+        GraphProvenance: {
+            /** @enum {string} */
+            origin: "user" | "extraction" | "llm" | "import";
+            event_ids: string[];
+            fact_ids: string[];
         };
         ContextRequest: {
             task_id?: string | null;
@@ -1914,6 +2059,159 @@ export interface components {
             session_id: string;
             cleared: boolean;
         };
+        EntityList: {
+            entities: components["schemas"]["Entity"][];
+        };
+        Entity: {
+            tenant: string;
+            user_id?: string;
+            agent_id?: string;
+            session_id?: string;
+            task_id?: string;
+            /** @example ent_01J8ZK3V6W9X2Y4Z5A6B7C8D9E */
+            id: string;
+            name: string;
+            entity_type: string;
+            aliases: string[];
+            observations: string[];
+            summary?: string;
+            provenance: components["schemas"]["GraphProvenance"];
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            updated_at: string;
+        };
+        CreatedEntities: {
+            entities: {
+                name: string;
+                entity_type: string;
+                observations: string[];
+            }[];
+        };
+        CreateEntities: {
+            /** @description optional; if given it must be the key's own tenant (else 403) */
+            tenant?: string;
+            user_id?: string;
+            agent_id?: string;
+            entities: {
+                name: string;
+                entity_type: string;
+                /** @default [] */
+                observations: string[];
+            }[];
+        };
+        EntityDetail: {
+            entity: components["schemas"]["Entity"];
+            relations: components["schemas"]["Relation"][];
+        };
+        Relation: {
+            tenant: string;
+            user_id?: string;
+            agent_id?: string;
+            session_id?: string;
+            task_id?: string;
+            /** @example rel_01J8ZK3V6W9X2Y4Z5A6B7C8D9E */
+            id: string;
+            source_id: string;
+            target_id: string;
+            /** @description the source entity’s name */
+            from: string;
+            /** @description the target entity’s name */
+            to: string;
+            /** @example manages */
+            type: string;
+            text?: string;
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            valid_from?: string;
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            valid_to?: string;
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            recorded_at: string;
+            /**
+             * Format: date-time
+             * @description set when a contradicting relation (or a delete) closed it
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            expired_at?: string;
+            confidence: number;
+            supersedes?: string;
+            provenance: components["schemas"]["GraphProvenance"];
+        };
+        AddedObservations: {
+            added: string[];
+        };
+        AddObservations: {
+            /** @description optional; if given it must be the key's own tenant (else 403) */
+            tenant?: string;
+            user_id?: string;
+            agent_id?: string;
+            contents: string[];
+        };
+        EntityDeletion: {
+            entities: number;
+            relations: number;
+        };
+        RelationList: {
+            relations: components["schemas"]["Relation"][];
+        };
+        CreatedRelations: {
+            relations: {
+                from: string;
+                to: string;
+                relation_type: string;
+            }[];
+        };
+        CreateRelations: {
+            /** @description optional; if given it must be the key's own tenant (else 403) */
+            tenant?: string;
+            user_id?: string;
+            agent_id?: string;
+            relations: {
+                from: string;
+                to: string;
+                relation_type: string;
+                /** Format: date-time */
+                valid_from?: string;
+                /** @description close the live relations of the same source and type to other targets (a move, a new employer) */
+                exclusive?: boolean;
+                confidence?: number;
+                text?: string;
+            }[];
+        };
+        RelationClosed: {
+            closed: number;
+        };
+        GraphSearchResult: {
+            relations: components["schemas"]["GraphHit"][];
+        };
+        GraphSearch: {
+            /** @description optional; if given it must be the key's own tenant (else 403) */
+            tenant?: string;
+            user_id?: string;
+            agent_id?: string;
+            query: string;
+            /**
+             * Format: date-time
+             * @description read the graph as Engram held it at this time
+             */
+            as_of?: string;
+            limit?: number;
+        };
         ForgetReport: {
             events: number;
             facts: number;
@@ -1923,6 +2221,10 @@ export interface components {
             links?: number;
             procedures?: number;
             examples?: number;
+            /** @description knowledge-graph entities removed */
+            entities?: number;
+            /** @description knowledge-graph relations removed */
+            relations?: number;
             /** @description scratchpads of the forgotten user's sessions */
             workingMemories?: number;
         };
@@ -6510,6 +6812,902 @@ export interface operations {
             };
             /** @description CONFLICT: an id was reused with different content */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEntities: {
+        parameters: {
+            query?: {
+                user_id?: string;
+                agent_id?: string;
+                /** @description names or aliases, comma-separated */
+                name?: string;
+                q?: string;
+                /** @description comma-separated */
+                type?: string;
+                /** @description default 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the entities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityList"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEntities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEntities"];
+            };
+        };
+        responses: {
+            /** @description the entities created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedEntities"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the entity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityDetail"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how many were deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityDeletion"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addObservations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddObservations"];
+            };
+        };
+        responses: {
+            /** @description the observations added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddedObservations"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such record for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelations: {
+        parameters: {
+            query?: {
+                user_id?: string;
+                agent_id?: string;
+                /** @description relations touching this entity (name or alias) */
+                entity?: string;
+                direction?: "out" | "in" | "both";
+                /** @description comma-separated */
+                type?: string;
+                /** @description transaction time: the relations Engram held then */
+                as_of?: string;
+                /** @description valid time: the relations that held in the world then */
+                valid_at?: string;
+                /** @description closed relations too (history) */
+                include_expired?: "true" | "false";
+                /** @description default 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationList"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRelations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRelations"];
+            };
+        };
+        responses: {
+            /** @description the relations created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedRelations"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    closeRelation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 1 when it was live, else 0 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationClosed"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    graphSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GraphSearch"];
+            };
+        };
+        responses: {
+            /** @description best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphSearchResult"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

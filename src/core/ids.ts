@@ -13,6 +13,8 @@ export const ID_PREFIX = {
   audit: 'aud',
   working: 'wrk',
   key: 'key',
+  entity: 'ent',
+  relation: 'rel',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -36,6 +36,7 @@ import { pickCounterExample } from './counter.js';
 import { dedupe } from './dedupe.js';
 import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
+import { entitiesSection, graphRetrieve, hitView, withGraphSupport, type GraphHit } from './graph.js';
 import { cosine, mmrSelect } from './mmr.js';
 import { excerpt } from './excerpt.js';
 import { DropLog, retrievedItems } from './explain.js';
@@ -170,7 +171,7 @@ function plan(deps: ReadDeps, req: ContextRequest): Plan {
 }
 
 /** Window and semantic candidates, scored; semantic ones past the episodic TTL dropped, then reranked. */
-async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; semantic: Candidate[]; sem: SemanticCandidates }> {
+async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; semantic: Candidate[]; sem: SemanticCandidates; graph: GraphHit[] }> {
   const { config, now } = p;
   // Parsed before any I/O so a bad filter fails fast, naming its path.
   const windowFilter = parseFilter(config.episodic_window.filters, 'episodic_window.filters');
@@ -228,8 +229,33 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     for (const [hash, v] of hops.vectors) sem.vectors.set(hash, v);
     semantic = [...semantic, ...hops.candidates].sort(byFinal);
   }
+  // Knowledge graph: relations around the entities the query names; their supporting memories join (graph.ts).
+  const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scope, query: p.query, timeWindow: p.timeWindow }) : [];
+  if (graph.length > 0) semantic = await graphSupport(deps, p, semanticFilter, sem, semantic, graph, cutoff);
   const window = await windowCandidates(deps, events, await vectorP, sem, config, p.route, now);
-  return { window, semantic, sem };
+  return { window, semantic, sem, graph };
+}
+
+/** The memories supporting the graph's strongest relations join the candidates; MMR gets their vectors. */
+async function graphSupport(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, sem: SemanticCandidates, semantic: Candidate[], graph: readonly GraphHit[], cutoff: number | undefined): Promise<Candidate[]> {
+  const rescore = rescorer(p.config.scoring, p.route, p.now);
+  const out = await withGraphSupport(
+    deps,
+    {
+      tenant: p.tenant,
+      scope: p.scope,
+      filter,
+      kinds: p.config.semantic_retrieval.kinds,
+      cutoff,
+      rescore,
+      scoreNew: (c, relevance) => scoreCandidate(c.doc, { vector: null, lexical: null, relevance }, p.config.scoring, p.now, { recencyFactor: p.route.recencyFactor, boost: kindBoost(p.route, c.doc.kind) }),
+    },
+    semantic,
+    graph,
+  );
+  const unseen = [...new Set(out.filter((c) => !sem.vectors.has(c.doc.contentHash)).map((c) => c.doc.contentHash))];
+  if (unseen.length > 0) for (const [hash, v] of await deps.storage.getEmbeddings(unseen)) sem.vectors.set(hash, v);
+  return out;
 }
 
 /** Episodes that did not follow a change fall behind when the query says its trouble did (situation.ts). */
@@ -257,7 +283,7 @@ async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, s
  * Dedupe (window copies win), then MMR picks top_k diverse semantic items, then the counter-example (from the
  * whole pool; it may be one of the picks) takes its own slot; records attached.
  */
-async function select(deps: ReadDeps, p: Plan, g: Awaited<ReturnType<typeof gather>>): Promise<Candidate[]> {
+async function select(deps: ReadDeps, p: Plan, g: Pick<Awaited<ReturnType<typeof gather>>, 'window' | 'semantic' | 'sem'>): Promise<Candidate[]> {
   const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
   const semanticPool = unique.filter((c) => c.origin === 'semantic');
   p.drops?.selecting([...g.window, ...g.semantic], unique, semanticPool);
@@ -297,7 +323,8 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
 
 export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise<ContextResult> {
   const p = plan(deps, req);
-  const chosen = await select(deps, p, await gather(deps, p));
+  const gathered = await gather(deps, p);
+  const chosen = await select(deps, p, gathered);
 
   const counterId = chosen.find((c) => c.role === 'counter_example')?.doc.refId;
   const chainSeeds = chosen.filter((c) => c.doc.kind === 'episode').sort(byFinal).slice(0, MAX_CHAIN_SEEDS).map((c) => c.doc.refId);
@@ -305,7 +332,13 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
 
   const detected = detectConflicts(chosen);
   const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
-  const budget = fit(deps, p, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
+  // The Entities section (graph.ts) takes its share of the budget first; the sections fill the rest.
+  const scrub = p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined;
+  const entities = entitiesSection(gathered.graph, { budget: p.config.merge_policy.token_budget, tokens: deps.tokens, provenanceInline: p.config.guardrails.provenance_inline, scrub });
+  const rest = entities.text ? { ...p, config: { ...p.config, merge_policy: { ...p.config.merge_policy, token_budget: p.config.merge_policy.token_budget - entities.tokens } } } : p;
+  const fitted = fit(deps, rest, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts), { counterId, chains });
+  const budget = entities.text ? { ...fitted, text: fitted.text ? `${entities.text}\n\n${fitted.text}` : entities.text } : fitted;
+  if (entities.text) budget.used = deps.tokens.count(budget.text);
   const items = renderItems(budget.sections, p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined);
   // explain.ts: the stale sides of conflicts, then what did not fit (resolving again is pure, and only when asked).
   p.drops?.settle(chosen, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts).items, items);
@@ -335,6 +368,7 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
     dropped: budget.dropped,
     text: budget.text,
     causalChains: budget.chains.map((i) => chains[i]!),
+    ...(entities.shown.length > 0 ? { entities: entities.shown.map(hitView) } : {}),
     ...(counterId && items.some((i) => i.id === counterId) ? { counterExampleId: counterId } : {}),
     ...(p.drops ? { droppedItems: p.drops.list() } : {}),
   };

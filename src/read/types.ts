@@ -3,6 +3,7 @@
  * `Candidate` is the internal working record that flows through the steps (candidates → fuse → score →
  * rerank → MMR → dedupe → conflicts → budget → render).
  */
+import type { GraphHitView } from './graph.js';
 import type { ContextConfig, ConversationConfig } from '../core/config.js';
 import type { NewDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
@@ -200,6 +201,8 @@ export interface ContextResult {
    * failures, or the reverse); reserved a place in the budget so it is never crowded out.
    */
   counterExampleId?: string | undefined;
+  /** Relations around the entities the query names, as shown in the "Entities" section (knowledge graph). */
+  entities?: GraphHitView[] | undefined;
 }
 
 export type QueryRoute = 'recall' | 'execute' | 'general';

@@ -13,6 +13,7 @@ import { describe } from 'vitest';
 import { describeEpisodes } from './storage-conformance-episodes.js';
 import { describeFacts } from './storage-conformance-facts.js';
 import { describeFilterAgreement } from './storage-conformance-filters.js';
+import { describeGraph } from './storage-conformance-graph.js';
 import { describeLearnRetention } from './storage-conformance-learn-retention.js';
 import { describeLinks } from './storage-conformance-links.js';
 import { describeLogs } from './storage-conformance-logs.js';
@@ -42,5 +43,7 @@ export function describeStorageConformance(name: string, open: OpenStorage): voi
     describeProceduresAndExamples(h);
     describeSessions(h);
     describeLearnRetention(h);
+    // The knowledge graph: entities and versioned relations.
+    describeGraph(h);
   });
 }

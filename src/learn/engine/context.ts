@@ -12,6 +12,8 @@ import { HeuristicExtractor, type Extractor } from '../extract.js';
 import { LlmReflector } from '../reflection-llm.js';
 import { HeuristicReflector, type Reflector } from '../reflection.js';
 import type { LearnDeps } from './deps.js';
+import { llmExtractor, ruleExtractor } from '../graph/extract-llm.js';
+import { GraphLearner } from '../graph/learn.js';
 import type { LearnSettings } from './options.js';
 
 export interface EngineContext {
@@ -28,6 +30,8 @@ export interface EngineContext {
   /** Runs in `consolidate()` (the LLM one when configured). */
   consolidateExtractor: Extractor;
   reflector: Reflector;
+  /** Entities and relations from new events (knowledge graph); absent when `engine.graph` is off. */
+  graph?: GraphLearner | undefined;
   onError: (error: unknown) => void;
 }
 
@@ -47,6 +51,13 @@ export function engineContext(deps: LearnDeps): EngineContext {
     closeExtractor: heuristicExtractor,
     consolidateExtractor: llm ? new LlmExtractor(llm, { options: s.extract, usefulness: s.usefulness, fallback: heuristicExtractor }) : heuristicExtractor,
     reflector: llm ? new LlmReflector(llm, { options: s.reflection, fallback: heuristicReflector }) : heuristicReflector,
+    graph: s.engine.graph ? graphLearner(deps) : undefined,
     onError: deps.onError ?? (() => undefined),
   };
+}
+
+function graphLearner(deps: LearnDeps): GraphLearner {
+  const rules = ruleExtractor();
+  const llm = deps.settings.engine.graphLlm ? deps.llm : undefined;
+  return llm ? new GraphLearner(deps.storage, deps.clock, llmExtractor(llm, { fallback: rules }), 'llm') : new GraphLearner(deps.storage, deps.clock, rules, 'extraction');
 }

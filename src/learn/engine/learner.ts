@@ -357,6 +357,8 @@ export class Learner {
       .filter((l) => l !== undefined);
     if (links.length) await this.ctx.storage.putLinks(links);
     for (const req of reflections) run.insights.push(...(await reflectOn(this.ctx, tenant, req)));
+    // Knowledge graph: entities and relations read from the page; a failure is reported, never stalls segmenting.
+    if (this.ctx.graph && live.length > 0) await this.ctx.graph.learn(tenant, live).catch((e: unknown) => this.ctx.onError(e));
   }
 
   /** Maps a segmenter decision onto episode ids: closed segments, the running one, continuation pairs. */

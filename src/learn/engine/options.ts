@@ -63,6 +63,12 @@ export const engineOptionsSchema = z
      * `consolidate()` only (one call per consolidation, not per closed episode); the heuristic one runs here.
      */
     extractOnClose: z.boolean().default(true),
+    /**
+     * Knowledge graph: read entities and relations from new events (rules and an offline tagger; the LLM when
+     * one is configured and `graphLlm` is on), in the background like the rest of the learner.
+     */
+    graph: z.boolean().default(true),
+    graphLlm: z.boolean().default(true),
     /** Reflection (importance-triggered insights) while events arrive. */
     reflect: z.boolean().default(true),
     retention: retentionOptionsSchema.prefault({}),

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerConfig } from './commands/config.js';
 import { registerData } from './commands/data.js';
 import { registerDemo } from './commands/demo.js';
+import { registerGraph } from './commands/graph.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerRead } from './commands/read.js';
@@ -24,6 +25,7 @@ const program = new Command()
 
 registerWrite(program);
 registerRead(program);
+registerGraph(program);
 registerData(program);
 registerDemo(program);
 registerServe(program);

@@ -15,6 +15,8 @@ export type McpMemory = Pick<Memory, 'logEvent' | 'remember' | 'search' | 'getCo
   working?: WorkingMemoryApi | undefined;
   /** A user's live facts (the profile resource and the system prompt). */
   userFacts?: ((q: { tenant?: string | undefined; userId: string; limit: number }) => Promise<Fact[]>) | undefined;
+  /** The knowledge graph (the reference memory server's tools and graph_search). */
+  graph?: Memory['graph'] | undefined;
   /** Recent episodes, newest first (the episodes resource). */
   recentEpisodes?: ((q: { tenant?: string | undefined; userId?: string | undefined; sessionId?: string | undefined; limit: number }) => Promise<Episode[]>) | undefined;
 };

@@ -76,6 +76,7 @@ export function withLearning(memory: FacadeWithLearning, opts: LearnDepsOptions 
     getFact: (id, tenant) => memory.getFact(id, tenant),
     forget: (input) => memory.forget(input),
     recordOutcome: (retrievalId, outcome, o) => memory.recordOutcome(retrievalId, outcome, o),
+    graph: memory.graph,
     examples: memory.examples ?? createExamplesApi(deps!),
     working: memory.working ?? createWorkingMemoryApi(deps!, opts.working),
     userFacts: (q) =>

@@ -4,7 +4,8 @@
  *
  * Tools: manage_memory, search_memory (seed 003), log_event, get_context, record_outcome, give_feedback,
  * get_feedback_guidance, analyze_conversations, and the working-memory tools (view, append, replace, remove,
- * set_plan, page_out, page_in). Resources: a user's profile, recent episodes (resources.ts). Prompts: a
+ * set_plan, page_out, page_in), and the knowledge graph: the reference memory server's tools (create_entities …
+ * open_nodes) and graph_search (tools/graph.ts). Resources: a user's profile, recent episodes (resources.ts). Prompts: a
  * memory-aware system prompt (prompts.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,6 +14,7 @@ import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { installToolCalls, type ToolEnv } from './tool.js';
 import { registerFeedbackTools } from './tools/feedback.js';
+import { registerGraphTools } from './tools/graph.js';
 import { registerMemoryTools } from './tools/memory.js';
 import { registerTimelineTools } from './tools/timeline.js';
 import { registerWorkingMemoryTools } from './tools/working.js';
@@ -48,6 +50,7 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
   registerTimelineTools(server, env);
   registerFeedbackTools(server, env);
   registerWorkingMemoryTools(server, env);
+  registerGraphTools(server, env);
   registerResources(server, env);
   registerPrompts(server, env);
   installToolCalls(server, env);

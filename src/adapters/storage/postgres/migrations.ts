@@ -7,6 +7,7 @@ import { coreSchema } from './migrations/001-core.js';
 import { learnSchema } from './migrations/002-learn.js';
 import { docsByTime } from './migrations/003-docs-by-time.js';
 import { docChanges } from './migrations/004-doc-changes.js';
+import { graphSchema } from './migrations/005-graph.js';
 import { retrievalItems } from './migrations/006-retrieval-items.js';
 
-export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, retrievalItems];
+export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, graphSchema, retrievalItems];

@@ -5,6 +5,7 @@
  * search indexes, the embedding cache). Adding a table therefore costs one store module and its methods here.
  */
 import { EngramError } from '../../../core/errors.js';
+import type { Entity, Relation, RelationWrite } from '../../../core/graph.js';
 import type { ApiKeyRecord, Episode, Example, Fact, FactEvidence, Link, Procedure, WorkingMemoryRecord } from '../../../core/types.js';
 import type {
   AuditCursor,
@@ -12,8 +13,12 @@ import type {
   EpisodeQuery,
   ExampleQuery,
   FactStore,
+  EntityQuery,
   FactVersionQuery,
   ForgetReport,
+  GraphStore,
+  PutRelationResult,
+  RelationQuery,
   ForgetSelector,
   KeyStore,
   LearnGraphStore,
@@ -32,6 +37,7 @@ import type { SqlRunner, Step } from './program.js';
 import * as apiKeys from './stores/api-keys.js';
 import * as evidence from './stores/evidence.js';
 import * as facts from './stores/facts.js';
+import * as graph from './stores/graph.js';
 import * as learned from './stores/learned.js';
 import * as links from './stores/links.js';
 import { deleteLinksTouching } from './stores/cleanup.js';
@@ -50,7 +56,7 @@ import {
   assertWorkingMemory,
 } from './validate-learn.js';
 
-export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, WorkingMemoryStore, KeyStore, LogStore, RetentionStore {
+export abstract class SqlStorageBase<C> implements FactStore, GraphStore, LearnGraphStore, WorkingMemoryStore, KeyStore, LogStore, RetentionStore {
   abstract readonly name: string;
   protected ctx: C | undefined;
   protected closed = false;
@@ -144,6 +150,42 @@ export abstract class SqlStorageBase<C> implements FactStore, LearnGraphStore, W
   async deleteLinks(tenant: string, ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
     return this.write('deleteLinks', () => deleteLinksTouching(this.dialect, tenant, ids));
+  }
+
+  // --- knowledge graph ---
+  async putEntities(list: readonly Entity[]): Promise<Entity[]> {
+    graph.assertEntities(list);
+    if (list.length === 0) return [];
+    return this.write('putEntities', () => graph.putEntities(this.dialect, list));
+  }
+  async replaceEntity(entity: Entity): Promise<Entity> {
+    graph.assertEntities([entity]);
+    return this.write('replaceEntity', () => graph.replaceEntity(this.dialect, entity));
+  }
+  getEntities(tenant: string, ids: readonly string[]): Promise<Entity[]> {
+    return this.read('getEntities', () => graph.getEntities(this.dialect, tenant, ids));
+  }
+  findEntities(q: EntityQuery): Promise<Entity[]> {
+    return this.read('findEntities', () => graph.findEntities(this.dialect, q));
+  }
+  async deleteEntities(tenant: string, ids: readonly string[]): Promise<{ entities: number; relations: number }> {
+    if (ids.length === 0) return { entities: 0, relations: 0 };
+    return this.write('deleteEntities', () => graph.deleteEntities(this.dialect, tenant, ids));
+  }
+  async putRelations(writes: readonly RelationWrite[]): Promise<PutRelationResult[]> {
+    graph.assertRelations(writes);
+    if (writes.length === 0) return [];
+    return this.write('putRelations', () => graph.putRelations(this.dialect, writes));
+  }
+  getRelations(tenant: string, ids: readonly string[]): Promise<Relation[]> {
+    return this.read('getRelations', () => graph.getRelations(this.dialect, tenant, ids));
+  }
+  queryRelations(q: RelationQuery): Promise<Relation[]> {
+    return this.read('queryRelations', () => graph.queryRelations(this.dialect, q));
+  }
+  async closeRelations(tenant: string, ids: readonly string[], at: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.write('closeRelations', () => graph.closeRelations(tenant, ids, at));
   }
 
   // --- procedures ---

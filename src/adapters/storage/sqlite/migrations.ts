@@ -7,6 +7,7 @@ import { coreSchema } from './migrations/001-core.js';
 import { learnSchema } from './migrations/002-learn.js';
 import { dropFts } from './migrations/003-drop-fts.js';
 import { docsByTime } from './migrations/004-docs-by-time.js';
+import { graphSchema } from './migrations/005-graph.js';
 import { retrievalItems } from './migrations/006-retrieval-items.js';
 
-export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, retrievalItems];
+export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, graphSchema, retrievalItems];

@@ -11,6 +11,7 @@ import { factListRoutes } from './fact-list.js';
 import { exampleRoutes } from './examples.js';
 import { factRoutes } from './facts.js';
 import { forgetRoutes } from './forget.js';
+import { graphRoutes } from './graph.js';
 import { healthRoutes } from './health.js';
 import { learnRoutes } from './learn.js';
 import { logRoutes } from './logs.js';
@@ -35,6 +36,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   procedureRoutes,
   exampleRoutes,
   workingRoutes,
+  graphRoutes,
   forgetRoutes,
   transferRoutes,
   adminKeyRoutes,

@@ -3,6 +3,7 @@
  * They describe the views in present.ts.
  */
 import { z } from '@hono/zod-openapi';
+import { GraphHitSchema } from './graph.js';
 import { ACTORS, DOC_KINDS, EVENT_TYPES, FACT_KINDS, PII_KINDS } from '../../../core/types.js';
 import { ERROR_CODES } from '../../../core/errors.js';
 import { JsonValue } from './json.js';
@@ -192,6 +193,7 @@ export const ContextResultSchema = z
       )
       .optional()
       .openapi({ description: 'with explain: true, the candidates considered but left out and why, best first' }),
+    entities: z.array(GraphHitSchema).optional().openapi({ description: 'relations around the entities the query names, as the "Entities" section shows them' }),
   })
   .openapi('ContextResult');
 
@@ -205,6 +207,8 @@ export const ForgetReportSchema = z
     links: z.number().int().optional(),
     procedures: z.number().int().optional(),
     examples: z.number().int().optional(),
+    entities: z.number().int().optional().openapi({ description: 'knowledge-graph entities removed' }),
+    relations: z.number().int().optional().openapi({ description: 'knowledge-graph relations removed' }),
     workingMemories: z.number().int().optional().openapi({ description: "scratchpads of the forgotten user's sessions" }),
   })
   .openapi('ForgetReport');

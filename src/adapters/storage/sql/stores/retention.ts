@@ -13,6 +13,7 @@ import { allOf, scopeSql, sql, type Sql } from '../fragment.js';
 import { deleteDocs, exec, lockTenants, refreshFollowers, rows, type RemovedDocs, type Step, type TimelineSlot } from '../program.js';
 import { deleteAllOf, deleteLinksTouching, dropUnreferencedEmbeddings } from './cleanup.js';
 import { deleteEvidenceNaming } from './evidence.js';
+import { forgetGraph } from './graph.js';
 import { deleteAllRetrievals, deleteRetrievalsMentioning, writeAudit } from './logs.js';
 import { deleteWorkingMemoryInScope } from './working-memory.js';
 
@@ -82,7 +83,7 @@ function merge(a: Doomed, b: Doomed): Doomed {
   };
 }
 
-interface Purged extends Required<ForgetReport> {
+interface Purged extends Required<Omit<ForgetReport, 'entities' | 'relations'>> {
   ids: string[];
   evidence: number;
 }
@@ -159,7 +160,11 @@ export function* forget(d: Dialect, sel: ForgetSelector, at: number): Step<Forge
   if (sel.scope) doomed = merge(doomed, yield* byScope(tenant, sel.scope));
   const wholeTenant = sel.scope !== undefined && scopeSql(sel.scope, 'd').length === 0;
   const extraDocs = sel.scope ? allOf(scopeSql(sel.scope, 'd')) : undefined;
-  const { ids, evidence, ...report } = yield* purge(d, tenant, doomed, { ...(extraDocs ? { extraDocs } : {}), named: sel.ids ?? [], wholeTenant });
+  const { ids, evidence, ...purged } = yield* purge(d, tenant, doomed, { ...(extraDocs ? { extraDocs } : {}), named: sel.ids ?? [], wholeTenant });
+  const report: ForgetReport = purged;
+  const graph = yield* forgetGraph(d, tenant, { ids: sel.ids ?? [], forgottenSources: [...ids, ...(sel.ids ?? [])], scope: sel.scope, wholeTenant });
+  if (graph.entities > 0) report.entities = graph.entities;
+  if (graph.relations > 0) report.relations = graph.relations;
   const workingMemories = sel.scope ? yield* deleteWorkingMemoryInScope(tenant, sel.scope) : 0;
   const retrievals = wholeTenant ? yield* deleteAllRetrievals(tenant) : yield* deleteRetrievalsMentioning(d, tenant, ids);
   yield* writeAudit({

@@ -1,0 +1,454 @@
+/**
+ * The knowledge graph (migration 005): entities upserted by id or name, versioned relations, and the events
+ * and facts each record cites. Written once over the dialect for every SQL engine.
+ */
+import { EngramError } from '../../../../core/errors.js';
+import { nameKey, relationTypeKey, type Entity, type GraphProvenance, type Relation, type RelationWrite } from '../../../../core/graph.js';
+import { isId } from '../../../../core/ids.js';
+import type { EntityQuery, PutRelationResult, RelationQuery, ScopeFilter } from '../../../../ports/storage.js';
+import { toNull } from '../codec.js';
+import type { Dialect } from '../dialect.js';
+import { allOf, anyOf, scopeSql, sql, type Sql } from '../fragment.js';
+import { exec, lockTenants, one, rows, type Step } from '../program.js';
+import { limitSql, recordsByIds } from './records.js';
+
+type Opt<T> = T | null;
+type Param = string | number | null;
+
+interface ScopeRow {
+  tenant: string;
+  user_id: Opt<string>;
+  agent_id: Opt<string>;
+  session_id: Opt<string>;
+  task_id: Opt<string>;
+}
+
+export interface EntityRow extends ScopeRow {
+  id: string;
+  name: string;
+  name_key: string;
+  entity_type: string;
+  aliases: string;
+  observations: string;
+  summary: Opt<string>;
+  provenance: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RelationRow extends ScopeRow {
+  id: string;
+  source_id: string;
+  target_id: string;
+  type: string;
+  text: Opt<string>;
+  valid_from: Opt<number>;
+  valid_to: Opt<number>;
+  recorded_at: number;
+  expired_at: Opt<number>;
+  confidence: number;
+  supersedes: Opt<string>;
+  provenance: string;
+}
+
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+const num = (v: number | string | null): number | undefined => (v === null ? undefined : Number(v));
+const scopeOf = (r: ScopeRow) => ({ tenant: r.tenant, userId: opt(r.user_id), agentId: opt(r.agent_id), sessionId: opt(r.session_id), taskId: opt(r.task_id) });
+const scopeParams = (s: Entity | Relation): Param[] => [s.tenant, toNull(s.userId), toNull(s.agentId), toNull(s.sessionId), toNull(s.taskId)];
+const SCOPE_COLUMNS = ['tenant', 'user_id', 'agent_id', 'session_id', 'task_id'];
+
+const ENTITY_COLUMNS = [...SCOPE_COLUMNS, 'id', 'name', 'name_key', 'entity_type', 'aliases', 'observations', 'summary', 'provenance', 'created_at', 'updated_at'];
+const RELATION_COLUMNS = [
+  ...SCOPE_COLUMNS, 'id', 'source_id', 'target_id', 'type', 'text', 'valid_from', 'valid_to', 'recorded_at', 'expired_at', 'confidence', 'supersedes', 'provenance',
+];
+const insertSql = (table: string, columns: readonly string[]) => `INSERT INTO engram.${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+
+export function rowToEntity(r: EntityRow): Entity {
+  return {
+    id: r.id,
+    ...scopeOf(r),
+    name: r.name,
+    entityType: r.entity_type,
+    aliases: JSON.parse(r.aliases) as string[],
+    observations: JSON.parse(r.observations) as string[],
+    summary: opt(r.summary),
+    provenance: JSON.parse(r.provenance) as GraphProvenance,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+export function rowToRelation(r: RelationRow): Relation {
+  return {
+    id: r.id,
+    ...scopeOf(r),
+    sourceId: r.source_id,
+    targetId: r.target_id,
+    type: r.type,
+    text: opt(r.text),
+    validFrom: num(r.valid_from),
+    validTo: num(r.valid_to),
+    recordedAt: Number(r.recorded_at),
+    expiredAt: num(r.expired_at),
+    confidence: Number(r.confidence),
+    supersedes: opt(r.supersedes),
+    provenance: JSON.parse(r.provenance) as GraphProvenance,
+  };
+}
+
+const entityParams = (e: Entity): Param[] => [
+  ...scopeParams(e), e.id, e.name, nameKey(e.name), e.entityType, JSON.stringify(e.aliases), JSON.stringify(e.observations),
+  toNull(e.summary), JSON.stringify(e.provenance), e.createdAt, e.updatedAt,
+];
+
+const relationParams = (r: Relation): Param[] => [
+  ...scopeParams(r), r.id, r.sourceId, r.targetId, r.type, toNull(r.text), toNull(r.validFrom), toNull(r.validTo), r.recordedAt,
+  toNull(r.expiredAt), r.confidence, toNull(r.supersedes), JSON.stringify(r.provenance),
+];
+
+// --- validation (before any write) ---
+
+function invalid(path: string, message: string): never {
+  throw new EngramError('VALIDATION', `invalid ${path}: ${message}`, { issues: [{ path, message }] });
+}
+
+const isTime = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+
+function assertProvenance(p: GraphProvenance | undefined, path: string): void {
+  if (!p || !['user', 'extraction', 'llm', 'import'].includes(p.origin)) invalid(`${path}.origin`, 'user, extraction, llm or import');
+  if (!Array.isArray(p.eventIds) || !p.eventIds.every((x) => typeof x === 'string')) invalid(`${path}.eventIds`, 'a list of ids');
+  if (!Array.isArray(p.factIds) || !p.factIds.every((x) => typeof x === 'string')) invalid(`${path}.factIds`, 'a list of ids');
+}
+
+const isText = (v: unknown, max = 10_000): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= max;
+
+export function assertEntities(list: readonly Entity[]): void {
+  list.forEach((e, i) => {
+    const p = `entities.${i}`;
+    if (!isId('entity', e.id)) invalid(`${p}.id`, 'an entity id (ent_<ULID>)');
+    if (!isText(e.tenant, 200)) invalid(`${p}.tenant`, 'a non-empty string');
+    if (!isText(e.name, 500) || nameKey(e.name) === '') invalid(`${p}.name`, 'a non-empty name of at most 500 characters');
+    if (!isText(e.entityType, 200)) invalid(`${p}.entityType`, 'a non-empty string');
+    if (!Array.isArray(e.aliases) || !e.aliases.every((a) => isText(a, 500))) invalid(`${p}.aliases`, 'a list of non-empty names');
+    if (!Array.isArray(e.observations) || !e.observations.every((o) => typeof o === 'string' && o.length <= 10_000)) {
+      invalid(`${p}.observations`, 'a list of strings');
+    }
+    if (e.summary !== undefined && typeof e.summary !== 'string') invalid(`${p}.summary`, 'a string');
+    if (!isTime(e.createdAt) || !isTime(e.updatedAt)) invalid(`${p}.createdAt`, 'epoch milliseconds');
+    assertProvenance(e.provenance, `${p}.provenance`);
+  });
+}
+
+export function assertRelations(list: readonly RelationWrite[]): void {
+  list.forEach(({ relation: r }, i) => {
+    const p = `relations.${i}`;
+    if (!isId('relation', r.id)) invalid(`${p}.id`, 'a relation id (rel_<ULID>)');
+    if (!isText(r.tenant, 200)) invalid(`${p}.tenant`, 'a non-empty string');
+    if (!isId('entity', r.sourceId)) invalid(`${p}.sourceId`, 'an entity id');
+    if (!isId('entity', r.targetId)) invalid(`${p}.targetId`, 'an entity id');
+    if (typeof r.type !== 'string' || r.type === '' || relationTypeKey(r.type) !== r.type) invalid(`${p}.type`, 'a snake_case relation type');
+    if (!isTime(r.recordedAt)) invalid(`${p}.recordedAt`, 'epoch milliseconds');
+    for (const k of ['validFrom', 'validTo', 'expiredAt'] as const) if (r[k] !== undefined && !isTime(r[k])) invalid(`${p}.${k}`, 'epoch milliseconds');
+    if (r.validFrom !== undefined && r.validTo !== undefined && r.validTo < r.validFrom) invalid(`${p}.validTo`, 'not before validFrom');
+    if (!(typeof r.confidence === 'number' && r.confidence >= 0 && r.confidence <= 1)) invalid(`${p}.confidence`, 'a number in [0, 1]');
+    assertProvenance(r.provenance, `${p}.provenance`);
+  });
+}
+
+// --- shared pieces ---
+
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+
+function mergeProvenance(a: GraphProvenance, b: GraphProvenance): GraphProvenance {
+  return { origin: a.origin === 'user' || b.origin === 'user' ? 'user' : a.origin, eventIds: union(a.eventIds, b.eventIds), factIds: union(a.factIds, b.factIds) };
+}
+
+/** Re-indexes a record's citations (events and facts). */
+function* writeSources(tenant: string, recordId: string, p: GraphProvenance): Step<void> {
+  yield* exec(sql('DELETE FROM engram.graph_sources WHERE tenant = ? AND record_id = ?', tenant, recordId));
+  for (const source of union(p.eventIds, p.factIds)) {
+    yield* exec(sql('INSERT INTO engram.graph_sources (tenant, source_id, record_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', tenant, source, recordId));
+  }
+}
+
+/** Re-indexes the name and alias keys of an entity. */
+function* writeNames(e: Entity): Step<void> {
+  yield* exec(sql('DELETE FROM engram.entity_names WHERE tenant = ? AND entity_id = ?', e.tenant, e.id));
+  for (const key of new Set([e.name, ...e.aliases].map(nameKey).filter((k) => k !== ''))) {
+    yield* exec(sql('INSERT INTO engram.entity_names (tenant, key, entity_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', e.tenant, key, e.id));
+  }
+}
+
+// --- entities ---
+
+/** The stored entity `e` resolves to: by id, else by a name or alias key in exactly the same scope (the name's own key first). */
+function* resolveEntity(d: Dialect, e: Entity): Step<Entity | undefined> {
+  const byId = yield* one<EntityRow>(sql('SELECT * FROM engram.entities WHERE tenant = ? AND id = ?', e.tenant, e.id));
+  if (byId) return rowToEntity(byId);
+  const keys = [...new Set([e.name, ...e.aliases].map(nameKey))];
+  const scope: ScopeFilter = { userId: e.userId, agentId: e.agentId, sessionId: e.sessionId, taskId: e.taskId };
+  const where = allOf([sql('n.tenant = ?', e.tenant), ...d.inList('n.key', keys), ...d.exactScope(scope, 'x')]);
+  const found = yield* rows<EntityRow & { matched: string }>({
+    text: `SELECT x.*, n.key AS matched FROM engram.entity_names n JOIN engram.entities x ON x.tenant = n.tenant AND x.id = n.entity_id
+      WHERE ${where.text} ORDER BY x.created_at, x.pk`,
+    params: where.params,
+  });
+  const own = nameKey(e.name);
+  const best = found.find((r) => r.matched === own) ?? found[0];
+  return best && rowToEntity(best);
+}
+
+const GENERIC_TYPES = new Set(['thing', 'unknown', 'entity', 'concept']);
+
+function mergeEntity(old: Entity, e: Entity): Entity {
+  const key = nameKey(old.name);
+  const aliases = union(old.aliases, [e.name, ...e.aliases]).filter((a, i, all) => nameKey(a) !== key && all.findIndex((b) => nameKey(b) === nameKey(a)) === i);
+  return {
+    ...old,
+    entityType: GENERIC_TYPES.has(old.entityType) && !GENERIC_TYPES.has(e.entityType) ? e.entityType : old.entityType,
+    aliases,
+    observations: union(old.observations, e.observations),
+    summary: e.summary ?? old.summary,
+    provenance: mergeProvenance(old.provenance, e.provenance),
+    updatedAt: Math.max(old.updatedAt, e.updatedAt),
+  };
+}
+
+function* updateEntityRow(d: Dialect, e: Entity): Step<void> {
+  yield* exec(
+    sql(
+      `UPDATE engram.entities SET name = ?, name_key = ?, entity_type = ?, aliases = ?, observations = ?, summary = ?, provenance = ?, updated_at = ?
+       WHERE tenant = ? AND id = ?`,
+      e.name, nameKey(e.name), e.entityType, JSON.stringify(e.aliases), JSON.stringify(e.observations), toNull(e.summary), JSON.stringify(e.provenance),
+      e.updatedAt, e.tenant, e.id,
+    ),
+  );
+  yield* writeNames(e);
+  yield* writeSources(e.tenant, e.id, e.provenance);
+}
+
+export function* putEntities(d: Dialect, list: readonly Entity[]): Step<Entity[]> {
+  yield* lockTenants([...new Set(list.map((e) => e.tenant))].sort());
+  const out: Entity[] = [];
+  for (const e of list) {
+    const old = yield* resolveEntity(d, e);
+    if (old) {
+      const merged = mergeEntity(old, e);
+      yield* updateEntityRow(d, merged);
+      out.push(merged);
+      continue;
+    }
+    const stored = { ...e, aliases: e.aliases.filter((a, i, all) => nameKey(a) !== nameKey(e.name) && all.findIndex((b) => nameKey(b) === nameKey(a)) === i) };
+    yield* exec(sql(insertSql('entities', ENTITY_COLUMNS), ...entityParams(stored)));
+    yield* writeNames(stored);
+    yield* writeSources(stored.tenant, stored.id, stored.provenance);
+    out.push(stored);
+  }
+  return out;
+}
+
+export function* replaceEntity(d: Dialect, e: Entity): Step<Entity> {
+  yield* lockTenants([e.tenant]);
+  const old = yield* one<EntityRow>(sql('SELECT * FROM engram.entities WHERE tenant = ? AND id = ?', e.tenant, e.id));
+  if (!old) throw new EngramError('NOT_FOUND', `no entity ${e.id}`);
+  const next = { ...e, createdAt: Number(old.created_at) };
+  yield* updateEntityRow(d, next);
+  return next;
+}
+
+export function* getEntities(d: Dialect, tenant: string, ids: readonly string[]): Step<Entity[]> {
+  return yield* recordsByIds<EntityRow, Entity>(d, 'entities', tenant, ids, rowToEntity);
+}
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function* findEntities(d: Dialect, q: EntityQuery): Step<Entity[]> {
+  const parts: Sql[] = [sql('x.tenant = ?', q.tenant), ...scopeSql(q.scope, 'x'), ...d.inList('x.entity_type', q.types ? [...q.types] : undefined)];
+  if (q.names) {
+    const keys = [...new Set(q.names.map(nameKey).filter((k) => k !== ''))];
+    if (keys.length === 0) return [];
+    const named = allOf([sql('n.tenant = ?', q.tenant), ...d.inList('n.key', keys)]);
+    parts.push({ text: `x.id IN (SELECT n.entity_id FROM engram.entity_names n WHERE ${named.text})`, params: named.params });
+  }
+  if (q.text !== undefined && q.text.trim() !== '') {
+    const pattern = likePattern(q.text.trim());
+    parts.push(anyOf(['x.name', 'x.entity_type', 'x.aliases', 'x.observations', 'x.summary'].map((c) => sql(`LOWER(${c}) LIKE ? ESCAPE '\\'`, pattern))));
+  }
+  const where = allOf(parts);
+  const lim = limitSql(q.limit);
+  const found = yield* rows<EntityRow>({ text: `SELECT x.* FROM engram.entities x WHERE ${where.text} ORDER BY x.created_at, x.pk${lim.text}`, params: [...where.params, ...lim.params] });
+  return found.map(rowToEntity);
+}
+
+/** Relations touching any of `entityIds`, and their citations. */
+function* deleteRelationsTouching(d: Dialect, tenant: string, entityIds: readonly string[]): Step<number> {
+  if (entityIds.length === 0) return 0;
+  const [a, b] = [d.inList('source_id', entityIds)[0]!, d.inList('target_id', entityIds)[0]!];
+  const doomed = yield* rows<{ id: string }>({ text: `SELECT id FROM engram.relations WHERE tenant = ? AND (${a.text} OR ${b.text})`, params: [tenant, ...a.params, ...b.params] });
+  return yield* deleteRecords(d, 'relations', tenant, doomed.map((r) => r.id));
+}
+
+/** Deletes rows of `table` by id, with their names and citations. */
+function* deleteRecords(d: Dialect, table: 'entities' | 'relations', tenant: string, ids: readonly string[]): Step<number> {
+  if (ids.length === 0) return 0;
+  const named = (column: string) => {
+    const w = allOf([sql('tenant = ?', tenant), ...d.inList(column, ids)]);
+    return { text: w.text, params: w.params };
+  };
+  const sources = named('record_id');
+  yield* exec({ text: `DELETE FROM engram.graph_sources WHERE ${sources.text}`, params: sources.params });
+  if (table === 'entities') {
+    const names = named('entity_id');
+    yield* exec({ text: `DELETE FROM engram.entity_names WHERE ${names.text}`, params: names.params });
+  }
+  const own = named('id');
+  return yield* exec({ text: `DELETE FROM engram.${table} WHERE ${own.text}`, params: own.params });
+}
+
+export function* deleteEntities(d: Dialect, tenant: string, ids: readonly string[]): Step<{ entities: number; relations: number }> {
+  yield* lockTenants([tenant]);
+  const relations = yield* deleteRelationsTouching(d, tenant, ids);
+  const entities = yield* deleteRecords(d, 'entities', tenant, ids);
+  return { entities, relations };
+}
+
+// --- relations ---
+
+function* requireEntities(d: Dialect, tenant: string, ids: readonly string[]): Step<void> {
+  const found = new Set((yield* getEntities(d, tenant, [...new Set(ids)])).map((e) => e.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new EngramError('NOT_FOUND', `no entity ${missing}`, { issues: [{ path: 'relation', message: `entity ${missing} does not exist` }] });
+}
+
+function* closeEdge(tenant: string, id: string, at: number, validTo: number): Step<number> {
+  return yield* exec(
+    sql('UPDATE engram.relations SET expired_at = ?, valid_to = COALESCE(valid_to, ?) WHERE tenant = ? AND id = ? AND expired_at IS NULL', at, validTo, tenant, id),
+  );
+}
+
+export function* putRelations(d: Dialect, writes: readonly RelationWrite[]): Step<PutRelationResult[]> {
+  yield* lockTenants([...new Set(writes.map((w) => w.relation.tenant))].sort());
+  const out: PutRelationResult[] = [];
+  for (const { relation: r, exclusive } of writes) {
+    yield* requireEntities(d, r.tenant, [r.sourceId, r.targetId]);
+    const live = (yield* rows<RelationRow>(
+      sql('SELECT * FROM engram.relations WHERE tenant = ? AND source_id = ? AND type = ? AND expired_at IS NULL ORDER BY recorded_at, pk', r.tenant, r.sourceId, r.type),
+    )).map(rowToRelation);
+    // A replay (the same event read again, e.g. after a restart) is the edge already read from it, even if closed since.
+    const cited = new Set(r.provenance.eventIds);
+    if (cited.size > 0) {
+      const past = (yield* rows<RelationRow>(
+        sql('SELECT * FROM engram.relations WHERE tenant = ? AND source_id = ? AND type = ? AND target_id = ? AND expired_at IS NOT NULL', r.tenant, r.sourceId, r.type, r.targetId),
+      )).map(rowToRelation);
+      const replayed = past.find((x) => x.provenance.eventIds.some((id) => cited.has(id)));
+      if (replayed && !live.some((x) => x.targetId === r.targetId)) {
+        out.push({ relation: replayed, duplicate: true, closed: [] });
+        continue;
+      }
+    }
+    const same = live.find((x) => x.targetId === r.targetId);
+    if (same) {
+      const merged: Relation = { ...same, confidence: Math.max(same.confidence, r.confidence), provenance: mergeProvenance(same.provenance, r.provenance), text: same.text ?? r.text };
+      yield* exec(
+        sql('UPDATE engram.relations SET confidence = ?, provenance = ?, text = ? WHERE tenant = ? AND id = ?', merged.confidence, JSON.stringify(merged.provenance), toNull(merged.text), r.tenant, same.id),
+      );
+      yield* writeSources(r.tenant, same.id, merged.provenance);
+      out.push({ relation: merged, duplicate: true, closed: [] });
+      continue;
+    }
+    const closed: string[] = [];
+    if (exclusive) {
+      for (const old of live) {
+        if ((yield* closeEdge(r.tenant, old.id, r.recordedAt, r.validFrom ?? r.recordedAt)) > 0) closed.push(old.id);
+      }
+    }
+    const stored: Relation = { ...r, expiredAt: undefined, supersedes: r.supersedes ?? closed[0] };
+    yield* exec(sql(insertSql('relations', RELATION_COLUMNS), ...relationParams(stored)));
+    yield* writeSources(r.tenant, r.id, r.provenance);
+    out.push({ relation: stored, duplicate: false, closed });
+  }
+  return out;
+}
+
+export function* getRelations(d: Dialect, tenant: string, ids: readonly string[]): Step<Relation[]> {
+  return yield* recordsByIds<RelationRow, Relation>(d, 'relations', tenant, ids, rowToRelation);
+}
+
+export function* queryRelations(d: Dialect, q: RelationQuery): Step<Relation[]> {
+  const parts: Sql[] = [sql('r.tenant = ?', q.tenant), ...scopeSql(q.scope, 'r'), ...d.inList('r.type', q.types ? [...q.types] : undefined)];
+  if (q.entityIds) {
+    if (q.entityIds.length === 0) return [];
+    const direction = q.direction ?? 'both';
+    const ends: Sql[] = [];
+    if (direction !== 'in') ends.push(d.inList('r.source_id', q.entityIds)[0]!);
+    if (direction !== 'out') ends.push(d.inList('r.target_id', q.entityIds)[0]!);
+    parts.push(anyOf(ends));
+  }
+  if (q.asOf !== undefined) parts.push(sql('r.recorded_at <= ? AND (r.expired_at IS NULL OR r.expired_at > ?)', q.asOf, q.asOf));
+  else if (!q.includeExpired) parts.push(sql('r.expired_at IS NULL'));
+  if (q.validAt !== undefined) parts.push(sql('(r.valid_from IS NULL OR r.valid_from <= ?) AND (r.valid_to IS NULL OR r.valid_to > ?)', q.validAt, q.validAt));
+  const where = allOf(parts);
+  const lim = limitSql(q.limit);
+  const found = yield* rows<RelationRow>({ text: `SELECT r.* FROM engram.relations r WHERE ${where.text} ORDER BY r.recorded_at, r.pk${lim.text}`, params: [...where.params, ...lim.params] });
+  return found.map(rowToRelation);
+}
+
+export function* closeRelations(tenant: string, ids: readonly string[], at: number): Step<number> {
+  yield* lockTenants([tenant]);
+  let n = 0;
+  for (const id of new Set(ids)) n += yield* closeEdge(tenant, id, at, at);
+  return n;
+}
+
+// --- forget ---
+
+/**
+ * Inside forget's transaction. Named entities and relations go (an entity with its relations); relations citing
+ * a forgotten event or fact go; an entity citing one loses the citation and goes too when nothing else supports
+ * it and no user stated it. A scope removes the graph records in it; the whole tenant, every one.
+ */
+export function* forgetGraph(
+  d: Dialect,
+  tenant: string,
+  sel: { ids: readonly string[]; forgottenSources: readonly string[]; scope?: ScopeFilter | undefined; wholeTenant: boolean },
+): Step<{ entities: number; relations: number }> {
+  if (sel.wholeTenant) {
+    let relations = 0;
+    let entities = 0;
+    for (const table of ['graph_sources', 'entity_names', 'relations', 'entities']) {
+      const n = yield* exec(sql(`DELETE FROM engram.${table} WHERE tenant = ?`, tenant));
+      if (table === 'relations') relations = n;
+      if (table === 'entities') entities = n;
+    }
+    return { entities, relations };
+  }
+  const entityIds = new Set(sel.ids.filter((id) => isId('entity', id)));
+  const relationIds = new Set(sel.ids.filter((id) => isId('relation', id)));
+  if (sel.scope) {
+    const inScope = (alias: string) => allOf([sql(`${alias}.tenant = ?`, tenant), ...scopeSql(sel.scope, alias)]);
+    const e = inScope('x');
+    for (const r of yield* rows<{ id: string }>({ text: `SELECT x.id FROM engram.entities x WHERE ${e.text}`, params: e.params })) entityIds.add(r.id);
+    const rel = inScope('r');
+    for (const r of yield* rows<{ id: string }>({ text: `SELECT r.id FROM engram.relations r WHERE ${rel.text}`, params: rel.params })) relationIds.add(r.id);
+  }
+  const sources = [...new Set(sel.forgottenSources)];
+  if (sources.length > 0) {
+    const cited = allOf([sql('s.tenant = ?', tenant), ...d.inList('s.source_id', sources)]);
+    const citing = yield* rows<{ record_id: string }>({ text: `SELECT DISTINCT s.record_id FROM engram.graph_sources s WHERE ${cited.text}`, params: cited.params });
+    const gone = new Set(sources);
+    for (const { record_id: id } of citing) {
+      if (isId('relation', id)) relationIds.add(id);
+      else if (isId('entity', id) && !entityIds.has(id)) {
+        const [e] = yield* getEntities(d, tenant, [id]);
+        if (!e) continue;
+        const provenance = { ...e.provenance, eventIds: e.provenance.eventIds.filter((x) => !gone.has(x)), factIds: e.provenance.factIds.filter((x) => !gone.has(x)) };
+        if (provenance.origin !== 'user' && provenance.eventIds.length + provenance.factIds.length === 0) entityIds.add(id);
+        else yield* updateEntityRow(d, { ...e, provenance });
+      }
+    }
+  }
+  const touching = yield* deleteRelationsTouching(d, tenant, [...entityIds]);
+  const relations = touching + (yield* deleteRecords(d, 'relations', tenant, [...relationIds]));
+  const entities = yield* deleteRecords(d, 'entities', tenant, [...entityIds]);
+  return { entities, relations };
+}

@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openTestMemory, type TestMemory } from '../surfaces/mcp/memory.test-support.js';
+import { querySpans } from './graph.js';
+
+let t: TestMemory | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const NO_WINDOW = { episodic_window: { mode: 'none' as const } };
+
+describe('graph-aware retrieval', () => {
+  it('seed 002: with "Alice manages Bob." and "Carol manages Alice." stored, "Who is Alice\'s manager?" puts Carol\'s relation first', async () => {
+    t = await openTestMemory();
+    const [, carol] = await t.memory.logEvents([
+      { type: 'note', content: 'Alice manages Bob.', ts: '2025-01-01T10:00:00Z' },
+      { type: 'note', content: 'Carol manages Alice.', ts: '2025-01-02T10:00:00Z' },
+    ]);
+    await t.memory.flush();
+    const ctx = await t.memory.getContext("Who is Alice's manager?", NO_WINDOW);
+    expect(ctx.entities?.[0]).toMatchObject({ text: 'Carol manages Alice', type: 'manages', source: { name: 'Carol' }, target: { name: 'Alice' }, hop: 1 });
+    expect(ctx.entities!.map((e) => e.text)).toContain('Alice manages Bob');
+    // The statement behind Carol's relation is the first memory, and the section renders first, with provenance.
+    expect(ctx.entities![0]!.provenance.eventIds).toEqual([carol!.id]);
+    expect(ctx.items[0]!.text).toContain('Carol manages Alice.');
+    expect(ctx.text.startsWith('## Entities')).toBe(true);
+    const line = `- Carol manages Alice (since 2025-01-02; from ${carol!.id})`;
+    expect(ctx.text).toContain(line);
+    expect(ctx.text.indexOf(line)).toBeLessThan(ctx.text.indexOf('- Alice manages Bob ('));
+    // The other direction is a different question.
+    const reports = await t.memory.getContext('Who does Alice manage?', NO_WINDOW);
+    expect(reports.entities?.[0]?.text).toBe('Alice manages Bob');
+    expect(reports.items[0]!.text).toContain('Alice manages Bob.');
+  });
+
+  it('two hops: "Where does Alice\'s manager live?" reaches Carol\'s home; a move is history, a time reads it back', async () => {
+    t = await openTestMemory();
+    await t.memory.logEvents([
+      { type: 'message', name: 'Carol', content: 'I live in Lisbon.', ts: '2024-01-10T10:00:00Z' },
+      { type: 'note', content: 'Carol manages Alice.', ts: '2024-02-01T10:00:00Z' },
+      { type: 'message', name: 'Carol', content: 'Last week I moved to Porto.', ts: '2025-03-01T10:00:00Z' },
+    ]);
+    await t.memory.flush();
+    const ctx = await t.memory.getContext("Where does Alice's manager live?", NO_WINDOW);
+    const texts = ctx.entities!.map((e) => e.text);
+    expect(texts.slice(0, 2)).toEqual(['Carol manages Alice', 'Carol lives in Porto']);
+    const lisbon = ctx.entities!.find((e) => e.text === 'Carol lives in Lisbon');
+    expect(lisbon === undefined || lisbon.expired).toBe(true);
+    const then = await t.memory.getContext('Where did Carol live in June 2024?', NO_WINDOW);
+    expect(then.entities![0]).toMatchObject({ text: 'Carol lives in Lisbon', expired: true });
+  });
+
+  it('looks up every 1–4-word span that is not only stop words', () => {
+    expect(new Set(querySpans("Who is Alice's manager?"))).toEqual(new Set(["Who is Alice's", "Who is Alice's manager", "is Alice's", "is Alice's manager", "Alice's", "Alice's manager", 'manager']));
+  });
+});
