@@ -3,8 +3,9 @@
  * labelled by relation type, the selected entity ringed. Clicking a node selects it. The canvas is not
  * keyboard-reachable, so the entities and relations are also listed as buttons beside it (see Entities).
  */
-import cytoscape, { type Core, type ElementDefinition } from 'cytoscape';
-import { useEffect, useRef } from 'react';
+import type { ElementDefinition } from 'cytoscape';
+import { useEffect, useMemo, useRef } from 'react';
+import { edgeStyle, nodeStyle, useCytoscape } from './cytoscape-view';
 
 export interface EntityNode {
   id: string;
@@ -23,68 +24,28 @@ const TYPE_COLOR: Record<string, string> = { person: '#1f5fbf', organization: '#
 
 export function EntityGraph({ nodes, edges, selected, onSelect }: { nodes: EntityNode[]; edges: RelationEdge[]; selected: string | null; onSelect: (id: string) => void }) {
   const el = useRef<HTMLDivElement>(null);
-  const cy = useRef<Core | null>(null);
-  const select = useRef(onSelect);
-  select.current = onSelect;
-
-  useEffect(() => {
-    if (!el.current) return;
+  const options = useMemo(() => {
     const known = new Set(nodes.map((n) => n.id));
     const elements: ElementDefinition[] = [
       ...nodes.map((n) => ({ data: { id: n.id, label: n.label, color: TYPE_COLOR[n.type] ?? '#6e7781' } })),
       ...edges.filter((e) => known.has(e.source) && known.has(e.target)).map((e) => ({ data: { id: e.id, source: e.source, target: e.target, label: e.label } })),
     ];
-    const instance = cytoscape({
-      container: el.current,
+    return {
       elements,
-      style: [
-        {
-          selector: 'node',
-          style: {
-            'background-color': 'data(color)',
-            label: 'data(label)',
-            'font-size': 15,
-            'text-valign': 'bottom',
-            'text-margin-y': 4,
-            color: '#1b1f24',
-            width: 24,
-            height: 24,
-          },
-        },
-        { selector: 'node.focus', style: { 'border-width': 4, 'border-color': '#cf222e', width: 32, height: 32 } },
-        {
-          selector: 'edge',
-          style: {
-            'curve-style': 'bezier',
-            'target-arrow-shape': 'triangle',
-            width: 2,
-            'line-color': '#8c959f',
-            'target-arrow-color': '#8c959f',
-            label: 'data(label)',
-            'font-size': 12,
-            color: '#57606a',
-            'text-background-color': '#ffffff',
-            'text-background-opacity': 1,
-          },
-        },
-      ],
+      style: [nodeStyle(15, 24), { selector: 'node.focus', style: { 'border-width': 4, 'border-color': '#cf222e', width: 32, height: 32 } }, edgeStyle(12)],
       // A ring reads best for a few entities; a force-directed layout for more.
       layout: nodes.length <= 12 ? { name: 'circle', padding: 50 } : { name: 'cose', padding: 40, animate: false, nodeDimensionsIncludeLabels: true },
       maxZoom: 1.4,
-      userZoomingEnabled: true,
-      wheelSensitivity: 0.3,
-    });
-    instance.on('tap', 'node', (e) => select.current(e.target.id() as string));
-    cy.current = instance;
-    return () => instance.destroy();
+    };
   }, [nodes, edges]);
+  const cy = useCytoscape(el, options, onSelect);
 
   useEffect(() => {
     const instance = cy.current;
     if (!instance) return;
     instance.nodes().removeClass('focus');
     if (selected) instance.getElementById(selected).addClass('focus');
-  }, [selected, nodes, edges]);
+  }, [cy, selected, options]);
 
   return <div ref={el} className="graph" role="img" aria-label={`Entity graph: ${nodes.length} entities, ${edges.length} relations`} data-testid="entity-graph" />;
 }
