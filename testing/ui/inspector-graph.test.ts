@@ -6,17 +6,15 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../src/surfaces/http/server.test-support.js';
-import { chromiumMissingReason, launchChromium, type LaunchedBrowser } from './browser.js';
-import { ensureUiBuilt, logIn, openView, screenshot, seriousViolations, tabTo } from './support.js';
+import type { TestServer } from '../../src/surfaces/http/server.test-support.js';
+import type { LaunchedBrowser } from './browser.js';
+import { browserGate, logIn, openInspector, openView, screenshot, seriousViolations, startInspectorServer, tabTo } from './support.js';
 
-const missing = chromiumMissingReason();
-const inCi = process.env.CI === 'true';
-if (missing && !inCi) console.warn(`[inspector e2e] skipped: ${missing}`);
+const { skip, missing } = browserGate();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(missing !== undefined && !inCi)('inspector: entities and relations over time', () => {
+describe.skipIf(skip)('inspector: entities and relations over time', () => {
   let t: TestServer;
   let b: LaunchedBrowser;
   let page: Page;
@@ -24,16 +22,9 @@ describe.skipIf(missing !== undefined && !inCi)('inspector: entities and relatio
   let keyB: string;
 
   beforeAll(async () => {
-    if (missing) throw new TypeError(`CI=true and ${missing}`);
-    ensureUiBuilt();
-    t = await startTestServer();
-    keyA = await t.keyFor('acme', 'inspector');
-    keyB = await t.keyFor('globex', 'inspector');
-    const call = async (method: string, path: string, body?: unknown, key = keyA) => {
-      const r = await t.call(method, path, { key, body });
-      expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-      return r.body as Record<string, unknown>;
-    };
+    const server = await startInspectorServer(missing);
+    ({ t, keyA, keyB } = server);
+    const { call } = server;
     await call('POST', '/v1/entities', {
       entities: [
         { name: 'Alice', entity_type: 'person', observations: ['Leads the billing team'] },
@@ -55,9 +46,7 @@ describe.skipIf(missing !== undefined && !inCi)('inspector: entities and relatio
     await call('POST', '/v1/relations', { relations: [{ from: 'Alice', to: 'Berlin', relation_type: 'lives_in', valid_from: '2025-03-01T00:00:00Z', exclusive: true }] });
     await call('POST', '/v1/entities', { entities: [{ name: 'Globex', entity_type: 'organization', observations: ['secret merger'] }] }, keyB);
 
-    b = await launchChromium();
-    page = await b.context.newPage();
-    await logIn(page, t.url, keyA);
+    ({ b, page } = await openInspector(t.url, keyA));
   });
 
   afterAll(async () => {
