@@ -42,6 +42,7 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     await call('POST', '/v1/outcomes', { retrieval_id: ids.failed, outcome: 'FAILURE', details: 'mail bounced', correction: 'use smtp-2.internal for invoices' });
     ids.helped = await ask('when does the invoice batch run?');
     await call('POST', '/v1/outcomes', { retrieval_id: ids.helped, outcome: 'SUCCESS' });
+    await ask('how are invoice PDFs rendered?');
     await call('POST', `/v1/events/${ids.redacted}/redact`, { reason: 'card number pasted by the user' });
     await call('POST', '/v1/forget', { scope: { user_id: 'bob' } });
     await call('POST', '/v1/context', { query: 'globex merger timeline' }, keyB);
@@ -58,7 +59,7 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
 
   it('retrieval log: each retrieval with its outcome, why each item was recalled, and click-through to the look-up', async () => {
     await openView(page, 'Retrieval log');
-    await expect.poll(() => page.getByTestId('retrievals-count').textContent()).toMatch(/^2 retrievals/);
+    await expect.poll(() => page.getByTestId('retrievals-count').textContent()).toMatch(/^3 retrievals/);
     // The time filter goes to the API: none from a future time on, both again without it.
     const filters = page.getByRole('form', { name: 'Retrieval filters' });
     await filters.getByLabel('From').fill('2099-01-01T00:00');
@@ -66,7 +67,7 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     await expect.poll(() => page.getByTestId('retrievals-count').textContent()).toMatch(/^0 retrievals/);
     await filters.getByLabel('From').fill('');
     await filters.getByRole('button', { name: 'Apply filters' }).click();
-    await expect.poll(() => page.getByTestId('retrievals-count').textContent()).toMatch(/^2 retrievals/);
+    await expect.poll(() => page.getByTestId('retrievals-count').textContent()).toMatch(/^3 retrievals/);
     const list = page.getByRole('list', { name: 'Retrievals' });
     await list.getByText('SUCCESS', { exact: true }).waitFor();
     await list.getByRole('button').filter({ hasText: 'which SMTP relay' }).click();
@@ -99,6 +100,17 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     await eventLink.click();
     await page.getByRole('heading', { level: 1, name: 'Timeline' }).waitFor();
     await page.getByRole('region', { name: 'Event detail' }).getByText(eventId, { exact: true }).waitFor();
+
+    // Did it help? A retrieval without an outcome gets one from the log, and the list shows it.
+    await openView(page, 'Retrieval log');
+    const pdfs = list.getByRole('button').filter({ hasText: 'invoice PDFs rendered' });
+    await pdfs.getByText('no outcome', { exact: true }).waitFor();
+    await pdfs.click();
+    await detail.getByLabel('Outcome', { exact: true }).selectOption('PARTIAL');
+    await detail.getByRole('button', { name: 'Record outcome' }).click();
+    await pdfs.getByText('PARTIAL', { exact: true }).waitFor();
+    await detail.getByRole('list', { name: 'Outcomes' }).getByText('PARTIAL', { exact: true }).waitFor();
+    await expectAccessible();
   });
 
   it('audit log: the redaction with its reason and the forget with its counts, never the content', async () => {

@@ -10,7 +10,7 @@ import { ConfigDetails, ItemLink } from './ItemLink';
 import { ErrorLine, fmtTime } from './Status';
 import { useApi } from './useApi';
 
-export function RecordOutcome({ retrievalId }: { retrievalId: string }) {
+export function RecordOutcome({ retrievalId, onRecorded }: { retrievalId: string; onRecorded?: () => void }) {
   const api = useApi();
   const [outcome, setOutcome] = useState('SUCCESS');
   const [correction, setCorrection] = useState('');
@@ -22,6 +22,7 @@ export function RecordOutcome({ retrievalId }: { retrievalId: string }) {
     setError(null);
     try {
       setReport(await api.recordOutcome({ retrieval_id: retrievalId, outcome, ...(correction.trim() ? { correction: correction.trim() } : {}) }));
+      onRecorded?.();
     } catch (err) {
       setError(err);
     }

@@ -6,6 +6,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import type { RetrievalSummary } from '../api/learn-types';
 import { ConfigDetails, ItemLink } from '../components/ItemLink';
+import { RecordOutcome } from '../components/RetrievalPanel';
 import { ScoreBars } from '../components/ScoreBars';
 import { ErrorLine, fmtTime } from '../components/Status';
 import { usePages } from '../components/usePages';
@@ -36,7 +37,7 @@ export function Retrievals() {
         .then((p) => ({ rows: p.retrievals, next: p.next_cursor })),
     [api, range],
   );
-  const { rows, error, busy, more } = usePages(fetchPage);
+  const { rows, error, busy, more, reload } = usePages(fetchPage);
   const [selected, setSelected] = useState<string | null>(null);
   const current = rows?.find((r) => r.id === selected);
 
@@ -92,13 +93,13 @@ export function Retrievals() {
         )}
       </section>
       <section aria-label="Retrieval detail" className="pane detail">
-        {current ? <RetrievalDetail r={current} /> : <p className="hint">Select a retrieval to see why each item was recalled and whether it helped.</p>}
+        {current ? <RetrievalDetail key={current.id} r={current} onRecorded={reload} /> : <p className="hint">Select a retrieval to see why each item was recalled and whether it helped.</p>}
       </section>
     </div>
   );
 }
 
-function RetrievalDetail({ r }: { r: RetrievalSummary }) {
+function RetrievalDetail({ r, onRecorded }: { r: RetrievalSummary; onRecorded: () => void }) {
   const items = r.items ?? r.item_ids.map((id) => ({ id, kind: '', section: '', scores: undefined }));
   return (
     <div data-testid="retrieval-detail">
@@ -106,20 +107,25 @@ function RetrievalDetail({ r }: { r: RetrievalSummary }) {
       <p className="hint">
         <code>{r.id}</code> · {fmtTime(r.created_at)} · <a href={`#/playground?retrieval=${r.id}`}>open in the playground look-up</a>
       </p>
-      <h3>Did it help?</h3>
       {r.outcomes.length === 0 ? (
-        <p className="hint">No outcome recorded against this retrieval yet.</p>
+        <>
+          <RecordOutcome retrievalId={r.id} onRecorded={onRecorded} />
+          <p className="hint">No outcome recorded against this retrieval yet.</p>
+        </>
       ) : (
-        <ul aria-label="Outcomes">
-          {r.outcomes.map((o) => (
-            <li key={o.event_id}>
-              {o.type === 'outcome' ? <OutcomeBadge outcome={o.outcome ?? 'UNKNOWN'} /> : <span className="badge type-correction">correction</span>} {o.text}{' '}
-              <span className="hint">
-                {fmtTime(o.at)} · <ItemLink id={o.event_id} />
-              </span>
-            </li>
-          ))}
-        </ul>
+        <>
+          <h3>Did it help?</h3>
+          <ul aria-label="Outcomes">
+            {r.outcomes.map((o) => (
+              <li key={o.event_id}>
+                {o.type === 'outcome' ? <OutcomeBadge outcome={o.outcome ?? 'UNKNOWN'} /> : <span className="badge type-correction">correction</span>} {o.text}{' '}
+                <span className="hint">
+                  {fmtTime(o.at)} · <ItemLink id={o.event_id} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <h3>Why these items</h3>
       {!r.items && <p className="hint">Recorded before score breakdowns were kept: ids only.</p>}
