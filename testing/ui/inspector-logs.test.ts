@@ -159,7 +159,7 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     expect(reasons.every((r) => ['budget', 'dedupe', 'conflict', 'mmr', 'floor'].includes(r))).toBe(true);
     expect(reasons).toContain('mmr');
     const shown = await page.getByTestId('pg-item').locator('code').allTextContents();
-    const droppedIds = await rows.locator('code').allTextContents();
+    const droppedIds = await rows.locator('.rid').allTextContents();
     expect(droppedIds.filter((id) => shown.includes(id))).toEqual([]);
     // The score breakdown of a dropped item opens by keyboard.
     await rows.first().locator('summary').focus();

@@ -6,6 +6,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { ContextResult } from '../api/types';
+import { ItemLink } from '../components/ItemLink';
 import { LookUpRetrieval, RecordOutcome } from '../components/RetrievalPanel';
 import { ScoreBars } from '../components/ScoreBars';
 import { ErrorLine } from '../components/Status';
@@ -221,7 +222,7 @@ function DroppedItems({ dropped }: { dropped: NonNullable<ContextResult['dropped
                 <span className={`badge reason-${d.reason}`} title={REASONS[d.reason]}>
                   {d.reason}
                 </span>{' '}
-                <span className="badge muted">{d.kind}</span> <code>{d.id}</code> <span className="hint">{REASONS[d.reason]}</span>
+                <span className="badge muted">{d.kind}</span> <span className="rid"><ItemLink id={d.id} /></span> <span className="hint">{REASONS[d.reason]}</span>
                 <span className="score">final {d.scores.final.toFixed(3)}</span>
               </div>
               <p>{d.text || <em className="hint">(no text)</em>}</p>
