@@ -68,6 +68,8 @@ export function createEngramClient(opts: EngramClientOptions) {
     queryEvents: (body: Schemas['EventQuery']) => unwrap(api.POST('/v1/events/query', { body })).then((r) => r.events),
     getEvent: (eventId: string) => unwrap(api.GET('/v1/events/{id}', id(eventId))),
     redact: (eventId: string, reason: string) => unwrap(api.POST('/v1/events/{id}/redact', { ...id(eventId), body: { reason } })),
+    /** A page of the audit log, newest first; pass `next_cursor` back as `cursor`. */
+    listAudit: (query: Query<'/v1/audit', 'get'> = {}) => unwrap(api.GET('/v1/audit', { params: { query } })),
     // --- facts ---
     remember: (body: Schemas['FactInput']) => unwrap(api.POST('/v1/facts', { body })),
     getFact: (factId: string) => unwrap(api.GET('/v1/facts/{id}', id(factId))),
@@ -82,6 +84,8 @@ export function createEngramClient(opts: EngramClientOptions) {
     search: (body: Schemas['SearchInput']) => unwrap(api.POST('/v1/search', { body })),
     getContext: (body: Schemas['ContextRequest']) => unwrap(api.POST('/v1/context', { body })),
     getRetrieval: (retrievalId: string) => unwrap(api.GET('/v1/retrievals/{id}', id(retrievalId))),
+    /** A page of past retrievals, newest first, with their outcomes; pass `next_cursor` back as `cursor`. */
+    listRetrievals: (query: Query<'/v1/retrievals', 'get'> = {}) => unwrap(api.GET('/v1/retrievals', { params: { query } })),
     // --- learning ---
     recordOutcome: (body: Schemas['OutcomeInput']) => unwrap(api.POST('/v1/outcomes', { body })),
     consolidate: (body: Schemas['ConsolidateInput'] = {}) => unwrap(api.POST('/v1/consolidate', { body })),

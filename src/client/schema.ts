@@ -333,6 +333,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/retrievals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Past retrievals (POST /v1/context), newest first: what each handed out with its score breakdown, and the outcomes recorded against it */
+        get: operations["listRetrievals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log, newest first: redactions, forgets, sweeps, PII scrubs and imports (ids and actions, never content) */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/episodes": {
         parameters: {
             query?: never;
@@ -1284,6 +1318,8 @@ export interface components {
             importance: number | null;
             confidence: number | null;
             rerank: number | null;
+            /** @description episodes: the outcome bonus in the score */
+            outcome?: number | null;
             final: number;
         };
         SearchInput: {
@@ -1392,9 +1428,21 @@ export interface components {
                 used: number;
                 budget: number;
             };
+            /** @description how many eligible items did not fit the token budget */
             dropped: number;
             /** @description the context rendered as prompt text, with provenance inline */
             text: string;
+            /** @description with explain: true, the candidates considered but left out and why, best first */
+            dropped_items?: {
+                id: string;
+                /** @enum {string} */
+                kind: "event" | "fact" | "episode" | "example" | "procedure";
+                /** @description the start of its text (at most 200 characters) */
+                text: string;
+                /** @enum {string} */
+                reason: "budget" | "dedupe" | "conflict" | "mmr" | "floor";
+                scores: components["schemas"]["ScoreBreakdown"];
+            }[];
             /** @description relations around the entities the query names, as the "Entities" section shows them */
             entities?: components["schemas"]["GraphHit"][];
         };
@@ -1561,6 +1609,8 @@ export interface components {
                     text_only?: number;
                 };
             };
+            /** @description default false */
+            explain?: boolean;
             /** @description optional; if given it must be the key's own tenant (else 403) */
             tenant?: string;
         };
@@ -1690,10 +1740,18 @@ export interface components {
             created_at: string;
             /** @description what the retrieval handed out, in order */
             item_ids: string[];
+            /** @description each item with its section and score breakdown (absent on records written before it was kept) */
+            items?: components["schemas"]["RetrievedItem"][];
             /** @description the resolved retrieval config */
             config?: string | number | boolean | null | components["schemas"]["JsonValue"][] | {
                 [key: string]: components["schemas"]["JsonValue"];
             };
+        };
+        RetrievedItem: {
+            id: string;
+            kind: string;
+            section: string;
+            scores: components["schemas"]["ScoreBreakdown"];
         };
         ConsolidationReport: {
             tenant: string;
@@ -1798,6 +1856,65 @@ export interface components {
             tenant?: string;
             /** @description episodes that ended at or after this time (ISO-8601 or epoch ms) feed procedures; default: the most recent window */
             since?: number | string;
+        };
+        RetrievalList: {
+            retrievals: components["schemas"]["RetrievalSummary"][];
+            /** @description pass as cursor for the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        RetrievalSummary: {
+            /** @example ret_01J8ZK3V6W9X2Y4Z5A6B7C8D9E */
+            id: string;
+            query: string;
+            /**
+             * Format: date-time
+             * @example 2025-09-21T10:15:00.000Z
+             */
+            created_at: string;
+            /** @description what the retrieval handed out, in order */
+            item_ids: string[];
+            /** @description each item with its section and score breakdown (absent on records written before it was kept) */
+            items?: components["schemas"]["RetrievedItem"][];
+            /** @description the resolved retrieval config */
+            config?: string | number | boolean | null | components["schemas"]["JsonValue"][] | {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
+            /** @description outcomes and corrections recorded against this retrieval (POST /v1/outcomes), oldest first */
+            outcomes: {
+                event_id: string;
+                /**
+                 * Format: date-time
+                 * @example 2025-09-21T10:15:00.000Z
+                 */
+                at: string;
+                /** @enum {string} */
+                outcome?: "SUCCESS" | "FAILURE" | "PARTIAL" | "UNKNOWN";
+                /** @enum {string} */
+                type: "outcome" | "correction";
+                /** @description the outcome or correction as logged */
+                text: string;
+            }[];
+        };
+        AuditList: {
+            audit: {
+                /** @example aud_01J8ZK3V6W9X2Y4Z5A6B7C8D9E */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @example 2025-09-21T10:15:00.000Z
+                 */
+                at: string;
+                /** @enum {string} */
+                action: "redact" | "forget" | "sweep" | "pii_scrub" | "import";
+                /** @description ids the action touched (never their content) */
+                target_ids: string[];
+                /** @description e.g. the reason of a redaction, the counts of a forget */
+                details: {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+            }[];
+            /** @description pass as cursor for the next page; null on the last page */
+            next_cursor: string | null;
         };
         EpisodeList: {
             episodes: components["schemas"]["Episode"][];
@@ -4672,6 +4789,208 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConsolidationReport"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRetrievals: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+                /** @description default 50 */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description ISO-8601 or epoch milliseconds */
+                since?: string;
+                /** @description ISO-8601 or epoch milliseconds */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of retrievals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrievalList"];
+                };
+            };
+            /** @description VALIDATION: the body names each failing field path in `error.issues` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: wrong key role, or the request names another tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT: rate limit for this key; see the retry-after header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal error (no details; see the server log by request id) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADAPTER: a storage or model backend failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or a backend is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description optional; if given it must be the key's own tenant (else 403) */
+                tenant?: string;
+                /** @description default 100 */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of audit records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditList"];
                 };
             };
             /** @description VALIDATION: the body names each failing field path in `error.issues` */

@@ -203,6 +203,8 @@ export const contextConfigSchema = z
       .default('prefer_fresh_episodic_else_surface_both_with_note'),
     scoring: scoringSchema.prefault({}),
     diversity: diversitySchema.prefault({}),
+    /** Also report the candidates considered but left out, with the reason (`droppedItems`; src/read/explain.ts). */
+    explain: z.boolean().default(false),
   })
   .strict();
 

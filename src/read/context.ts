@@ -39,6 +39,7 @@ import { hopCandidates } from './hops.js';
 import { entitiesSection, graphRetrieve, hitView, withGraphSupport, type GraphHit } from './graph.js';
 import { cosine, mmrSelect, type NearDuplicate } from './mmr.js';
 import { excerpt } from './excerpt.js';
+import { DropLog, retrievedItems } from './explain.js';
 import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
@@ -155,6 +156,8 @@ interface Plan {
   scopes: ReadScopes;
   config: ContextConfig;
   pool: number;
+  /** With `explain: true`: what was considered but left out, and why (explain.ts). */
+  drops?: DropLog | undefined;
 }
 
 function plan(deps: ReadDeps, req: ContextRequest): Plan {
@@ -169,6 +172,7 @@ function plan(deps: ReadDeps, req: ContextRequest): Plan {
     scopes: readScopes(mergeScope(req.scope, req.config.scope), req.config.scope_mode),
     config: req.config,
     pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
+    drops: req.config.explain ? new DropLog(req.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined) : undefined,
   };
 }
 
@@ -229,6 +233,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }),
     window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) })),
   );
+  p.drops?.step('floor', current, DropLog.ids(semantic));
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {
     semantic = await rerankCandidates(deps.reranker, semantic, {
@@ -310,6 +315,7 @@ function nearDuplicate(config: ContextConfig): NearDuplicate | undefined {
 async function select(deps: ReadDeps, p: Plan, g: Pick<Awaited<ReturnType<typeof gather>>, 'window' | 'semantic' | 'sem'>): Promise<Candidate[]> {
   const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
   const semanticPool = unique.filter((c) => c.origin === 'semantic');
+  p.drops?.selecting([...g.window, ...g.semantic], unique, semanticPool);
   const diverse = mmrSelect(
     semanticPool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
     p.config.semantic_retrieval.top_k,
@@ -366,6 +372,8 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
   const budget = entities.text ? { ...fitted, text: fitted.text ? `${entities.text}\n\n${fitted.text}` : entities.text } : fitted;
   if (entities.text) budget.used = deps.tokens.count(budget.text);
   const items = renderItems(budget.sections, p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined);
+  // explain.ts: the stale sides of conflicts, then what did not fit (resolving again is pure, and only when asked).
+  p.drops?.settle(chosen, resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts).items, items);
 
   // The record closes the loop later: feedback on this retrieval reinforces exactly these items. Like every
   // stored string it is scrubbed (write/pii-policy.ts): the query and the config (filters, task id) may hold PII.
@@ -377,6 +385,7 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
     createdAt: p.now,
     itemIds: items.map((i) => i.id),
     config: deps.scrubJson ? deps.scrubJson(p.config) : p.config,
+    items: retrievedItems(items),
   });
 
   return {
@@ -393,5 +402,6 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
     causalChains: budget.chains.map((i) => chains[i]!),
     ...(entities.shown.length > 0 ? { entities: entities.shown.map(hitView) } : {}),
     ...(counterId && items.some((i) => i.id === counterId) ? { counterExampleId: counterId } : {}),
+    ...(p.drops ? { droppedItems: p.drops.list() } : {}),
   };
 }

@@ -15,6 +15,7 @@ import type { Reranker } from '../ports/reranker.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import type { ConflictJudge } from './conflicts.js';
 import type { FactPolicy } from '../core/predicates.js';
+import type { DroppedItem } from './explain.js';
 
 export interface ReadDeps {
   storage: Storage;
@@ -207,6 +208,8 @@ export interface ContextResult {
   tokens: { used: number; budget: number };
   /** Eligible items left out because they did not fit the token budget. */
   dropped: number;
+  /** With `explain: true`: candidates considered but left out, with the reason (explain.ts); best first. */
+  droppedItems?: DroppedItem[] | undefined;
   text: string;
   /** Causal chains through the retrieved episodes (issue B); empty when none. */
   causalChains?: CausalChain[] | undefined;

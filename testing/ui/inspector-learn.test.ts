@@ -6,15 +6,13 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../src/surfaces/http/server.test-support.js';
-import { chromiumMissingReason, launchChromium, type LaunchedBrowser } from './browser.js';
-import { ensureUiBuilt, logIn, openView, screenshot, seriousViolations, tabTo } from './support.js';
+import type { TestServer } from '../../src/surfaces/http/server.test-support.js';
+import type { LaunchedBrowser } from './browser.js';
+import { browserGate, logIn, openInspector, openView, screenshot, seriousViolations, startInspectorServer, tabTo } from './support.js';
 
-const missing = chromiumMissingReason();
-const inCi = process.env.CI === 'true';
-if (missing && !inCi) console.warn(`[inspector e2e] skipped: ${missing}`);
+const { skip, missing } = browserGate();
 
-describe.skipIf(missing !== undefined && !inCi)('inspector: episodes, procedures, examples, working memory', () => {
+describe.skipIf(skip)('inspector: episodes, procedures, examples, working memory', () => {
   let t: TestServer;
   let b: LaunchedBrowser;
   let page: Page;
@@ -23,16 +21,9 @@ describe.skipIf(missing !== undefined && !inCi)('inspector: episodes, procedures
   const ids: { failed?: string; retried?: string } = {};
 
   beforeAll(async () => {
-    if (missing) throw new TypeError(`CI=true and ${missing}`);
-    ensureUiBuilt();
-    t = await startTestServer();
-    keyA = await t.keyFor('acme', 'inspector');
-    keyB = await t.keyFor('globex', 'inspector');
-    const call = async (method: string, path: string, body?: unknown, key = keyA) => {
-      const r = await t.call(method, path, { key, body });
-      expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-      return r.body as Record<string, unknown>;
-    };
+    const server = await startInspectorServer(missing);
+    ({ t, keyA, keyB } = server);
+    const { call } = server;
     const scope = { user_id: 'alice', session_id: 's-deploy', task_id: 'deploy-billing' };
     const attempt = async (events: [string, string][], outcome: string, extra: Record<string, unknown>) => {
       await call('POST', '/v1/events/batch', { events: events.map(([type, content]) => ({ ...scope, type, actor: type === 'message' ? 'user' : 'agent', content })) });
@@ -74,9 +65,7 @@ describe.skipIf(missing !== undefined && !inCi)('inspector: episodes, procedures
     await call('PUT', `${wm}/entities/service`, { user_id: 'alice', value: 'billing' });
     await call('POST', '/v1/feedback', { query: 'Globex secret?', response: 'Not telling.', feedback: 'positive' }, keyB);
 
-    b = await launchChromium();
-    page = await b.context.newPage();
-    await logIn(page, t.url, keyA);
+    ({ b, page } = await openInspector(t.url, keyA));
   });
 
   afterAll(async () => {

@@ -5,6 +5,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startTestServer, type TestServer } from '../../src/surfaces/http/server.test-support.js';
+import { chromiumMissingReason, launchChromium, type LaunchedBrowser } from './browser.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SHOTS_DIR = join(ROOT, 'ui-screenshots');
@@ -100,4 +103,44 @@ export async function tabTo(page: Page, matches: (el: { tag: string; text: strin
     if (matches(el)) return;
   }
   throw new TypeError(`no element matched after ${maxTabs} presses of Tab`);
+}
+
+/** Whether a browser suite can run: without Chromium it is skipped with a warning, except under CI=true. */
+export function browserGate(): { skip: boolean; missing: string | undefined } {
+  const missing = chromiumMissingReason();
+  const inCi = process.env.CI === 'true';
+  if (missing && !inCi) console.warn(`[inspector e2e] skipped: ${missing}`);
+  return { skip: missing !== undefined && !inCi, missing };
+}
+
+export interface InspectorServer {
+  t: TestServer;
+  /** Tenant "acme"'s key, and tenant "globex"'s. */
+  keyA: string;
+  keyB: string;
+  /** A REST call that must succeed (status < 300), as tenant A unless another key is given; its JSON body. */
+  call(method: string, path: string, body?: unknown, key?: string): Promise<Record<string, unknown>>;
+}
+
+/** The built inspector and a real server with two tenants; under CI=true a missing Chromium fails here. */
+export async function startInspectorServer(missing: string | undefined): Promise<InspectorServer> {
+  if (missing) throw new TypeError(`CI=true and ${missing}`);
+  ensureUiBuilt();
+  const t = await startTestServer();
+  const keyA = await t.keyFor('acme', 'inspector');
+  const keyB = await t.keyFor('globex', 'inspector');
+  const call = async (method: string, path: string, body?: unknown, key = keyA) => {
+    const r = await t.call(method, path, { key, body });
+    expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
+    return r.body as Record<string, unknown>;
+  };
+  return { t, keyA, keyB, call };
+}
+
+/** Chromium on a fresh profile, logged in to the inspector with `key`. */
+export async function openInspector(baseUrl: string, key: string): Promise<{ b: LaunchedBrowser; page: Page }> {
+  const b = await launchChromium();
+  const page = await b.context.newPage();
+  await logIn(page, baseUrl, key);
+  return { b, page };
 }

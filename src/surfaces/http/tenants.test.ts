@@ -101,6 +101,7 @@ const readArb: fc.Arbitrary<Read> = fc.oneof(
     .map((body) => ({ method: 'POST' as const, path: '/v1/context', body })),
   fc.constantFrom(...KEYS).map((k) => ({ method: 'GET' as const, path: `/v1/facts/history?key=${k}` })),
   fc.constant({ method: 'GET' as const, path: '/v1/export' }),
+  fc.constantFrom({ method: 'GET' as const, path: '/v1/retrievals?limit=500' }, { method: 'GET' as const, path: '/v1/audit?limit=1000' }),
 );
 
 /** Every id and lineage key of A's, collected from A's own responses. */

@@ -2,7 +2,8 @@
  * The inspector's only way to data: the public REST API on its own origin, with the tenant key the user
  * logged in with as a bearer token. Errors come back as the API's typed error body.
  */
-import type { CausalChain, Episode, Example, Link, OutcomeReport, Procedure, Retrieval, WireScopeQuery, WorkingMemory } from './learn-types';
+import type { AuditList, CausalChain, Episode, Example, Link, OutcomeReport, Procedure, Retrieval, RetrievalList, WireScopeQuery, WorkingMemory } from './learn-types';
+import type { GraphEntity, GraphRelation } from './graph-types';
 import { camelParams, snakeKeys } from './wire';
 import type { ContextResult, Fact, ForgetReport, MemoryEvent, RememberResult, ScopeQuery, SearchHit } from './types';
 
@@ -174,6 +175,26 @@ export class EngramApi {
 
   getRetrieval(id: string): Promise<Retrieval> {
     return this.call('GET', `/v1/retrievals/${encodeURIComponent(id)}`);
+  }
+
+  /** A page of past retrievals, newest first, with their outcomes; `cursor` is the previous page's `next_cursor`. */
+  listRetrievals(q: { limit?: number; cursor?: string; since?: string; until?: string } = {}): Promise<RetrievalList> {
+    return this.call('GET', `/v1/retrievals${queryString({ ...q })}`);
+  }
+
+  /** A page of the audit log, newest first. */
+  listAudit(q: { limit?: number; cursor?: string } = {}): Promise<AuditList> {
+    return this.call('GET', `/v1/audit${queryString({ ...q })}`);
+  }
+
+  /** The knowledge graph's entities (oldest first, at most 5000). */
+  async listEntities(): Promise<GraphEntity[]> {
+    return (await this.call<{ entities: GraphEntity[] }>('GET', `/v1/entities${queryString({ limit: 5000 })}`)).entities;
+  }
+
+  /** Every relation with its history (closed ones too), so the view can read the graph at any time. */
+  async listRelations(): Promise<GraphRelation[]> {
+    return (await this.call<{ relations: GraphRelation[] }>('GET', `/v1/relations${queryString({ include_expired: 'true', limit: 5000 })}`)).relations;
   }
 
   recordOutcome(input: { retrieval_id: string; outcome: string; correction?: string; details?: string; root_cause?: string }): Promise<OutcomeReport> {

@@ -31,4 +31,8 @@ export interface WireScopeQuery {
   task_id?: string;
 }
 export type Retrieval = Schemas['Retrieval'];
+export type RetrievalList = Schemas['RetrievalList'];
+export type RetrievalSummary = Schemas['RetrievalSummary'];
+export type AuditList = Schemas['AuditList'];
+export type AuditRecord = AuditList['audit'][number];
 export type OutcomeReport = Schemas['OutcomeReport'];

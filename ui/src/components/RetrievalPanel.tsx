@@ -3,13 +3,14 @@
  * turned out (POST /v1/outcomes: closes its episode, reinforces or contradicts the facts it handed out), and
  * look any retrieval up by id (GET /v1/retrievals/{id}: its query, what it handed out, the config it ran with).
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { OUTCOMES, type OutcomeReport, type Retrieval } from '../api/learn-types';
 import { OutcomeBadge } from '../views/Episodes';
+import { ConfigDetails, ItemLink } from './ItemLink';
 import { ErrorLine, fmtTime } from './Status';
 import { useApi } from './useApi';
 
-export function RecordOutcome({ retrievalId }: { retrievalId: string }) {
+export function RecordOutcome({ retrievalId, onRecorded }: { retrievalId: string; onRecorded?: () => void }) {
   const api = useApi();
   const [outcome, setOutcome] = useState('SUCCESS');
   const [correction, setCorrection] = useState('');
@@ -21,6 +22,7 @@ export function RecordOutcome({ retrievalId }: { retrievalId: string }) {
     setError(null);
     try {
       setReport(await api.recordOutcome({ retrieval_id: retrievalId, outcome, ...(correction.trim() ? { correction: correction.trim() } : {}) }));
+      onRecorded?.();
     } catch (err) {
       setError(err);
     }
@@ -77,21 +79,29 @@ export function LookUpRetrieval({ initial }: { initial?: string }) {
   const [found, setFound] = useState<Retrieval | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function lookUp(which: string) {
     setError(null);
     setFound(null);
     try {
-      setFound(await api.getRetrieval(id.trim()));
+      setFound(await api.getRetrieval(which.trim()));
     } catch (err) {
       setError(err);
     }
   }
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void lookUp(id);
+  }
+  // Opened from a link (the retrieval log): look it up at once.
+  useEffect(() => {
+    if (initial) void lookUp(initial);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [initial]);
 
   return (
     <section aria-labelledby="lookup-title">
       <h2 id="lookup-title">Look up a retrieval</h2>
-      <form className="filters" onSubmit={(e) => void submit(e)} aria-label="Look up a retrieval">
+      <form className="filters" onSubmit={submit} aria-label="Look up a retrieval">
         <div className="field wide">
           <label htmlFor="rt-id">Retrieval id</label>
           <input id="rt-id" required value={id} onChange={(e) => setId(e.target.value)} placeholder="ret_…" />
@@ -107,18 +117,22 @@ export function LookUpRetrieval({ initial }: { initial?: string }) {
             “{found.query}” · {fmtTime(found.created_at)} · handed out {found.item_ids.length} items
           </p>
           <ol className="events">
-            {found.item_ids.map((i) => (
-              <li key={i}>
-                {i.startsWith('evt_') ? <a href={`#/timeline?event=${i}`}>{i}</a> : <code>{i}</code>}
-              </li>
-            ))}
+            {found.item_ids.map((i, n) => {
+              const item = found.items?.[n];
+              return (
+                <li key={i}>
+                  <ItemLink id={i} />
+                  {item && (
+                    <span className="hint">
+                      {' '}
+                      · {item.section} · final {item.scores.final.toFixed(3)}
+                    </span>
+                  )}
+                </li>
+              );
+            })}
           </ol>
-          {found.config !== undefined && (
-            <details>
-              <summary>Config it ran with</summary>
-              <pre className="json">{JSON.stringify(found.config, null, 2)}</pre>
-            </details>
-          )}
+          <ConfigDetails config={found.config} />
         </div>
       )}
     </section>

@@ -1,10 +1,12 @@
 /**
  * Retrieval playground: run POST /v1/context with a config (common settings as fields, anything else as JSON
  * merged over them) and show why each item was chosen: its score breakdown, the conflict notes, what was
- * dropped, and the rendered prompt with its token count.
+ * dropped and why (`explain: true`), and the rendered prompt with its token count. `#/playground?retrieval=<id>`
+ * opens the look-up on that retrieval (the retrieval log links here).
  */
 import { useState, type FormEvent } from 'react';
 import type { ContextResult } from '../api/types';
+import { ItemLink } from '../components/ItemLink';
 import { LookUpRetrieval, RecordOutcome } from '../components/RetrievalPanel';
 import { ScoreBars } from '../components/ScoreBars';
 import { ErrorLine } from '../components/Status';
@@ -20,10 +22,16 @@ interface Settings {
   windowN: number;
   mmr: number;
   rerank: boolean;
+  explain: boolean;
   extra: string;
 }
 
-const INITIAL: Settings = { query: '', user_id: '', session_id: '', task_id: '', topK: 5, budget: 3000, windowN: 5, mmr: 0.9, rerank: true, extra: '{}' };
+const INITIAL: Settings = { query: '', user_id: '', session_id: '', task_id: '', topK: 5, budget: 3000, windowN: 5, mmr: 0.9, rerank: true, explain: true, extra: '{}' };
+
+/** The retrieval another view asked to look up (`#/playground?retrieval=<id>`). */
+function linkedRetrieval(): string | undefined {
+  return new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('retrieval') ?? undefined;
+}
 
 export function buildBody(s: Settings): Record<string, unknown> {
   const extra: unknown = JSON.parse(s.extra || '{}');
@@ -42,6 +50,7 @@ export function buildBody(s: Settings): Record<string, unknown> {
     semantic_retrieval: { top_k: s.topK, reranker: { enabled: s.rerank } },
     merge_policy: { token_budget: s.budget },
     diversity: { mmr_lambda: s.mmr },
+    ...(s.explain ? { explain: true } : {}),
   };
   return deepMerge(base, extra as Record<string, unknown>);
 }
@@ -116,6 +125,10 @@ export function Playground() {
           <input id="pg-rerank" type="checkbox" checked={s.rerank} onChange={(e) => set('rerank', e.target.checked)} />
           <label htmlFor="pg-rerank">rerank</label>
         </div>
+        <div className="field checkbox">
+          <input id="pg-explain" type="checkbox" checked={s.explain} onChange={(e) => set('explain', e.target.checked)} />
+          <label htmlFor="pg-explain">show dropped items</label>
+        </div>
         <div className="field wide">
           <label htmlFor="pg-extra">More config (JSON, merged over the fields)</label>
           <textarea id="pg-extra" rows={2} value={s.extra} onChange={(e) => set('extra', e.target.value)} spellCheck={false} />
@@ -128,7 +141,7 @@ export function Playground() {
       </form>
       <ErrorLine error={error} />
       {result && <ContextView key={result.retrieval_id} result={result} />}
-      <LookUpRetrieval />
+      <LookUpRetrieval initial={linkedRetrieval()} />
     </div>
   );
 }
@@ -137,7 +150,7 @@ function ContextView({ result }: { result: ContextResult }) {
   return (
     <section aria-label="Context result" className="result">
       <p role="status" className="count" data-testid="pg-summary">
-        route <strong>{result.route}</strong> · {result.items.length} items · {result.tokens.used} / {result.tokens.budget} tokens · {result.dropped} dropped · retrieval{' '}
+        route <strong>{result.route}</strong> · {result.items.length} items · {result.tokens.used} / {result.tokens.budget} tokens · {result.dropped} over the budget · retrieval{' '}
         <code>{result.retrieval_id}</code>
       </p>
       {result.conflicts.length > 0 && (
@@ -170,6 +183,7 @@ function ContextView({ result }: { result: ContextResult }) {
           </li>
         ))}
       </ol>
+      {result.dropped_items && <DroppedItems dropped={result.dropped_items} />}
       <h2>
         Rendered prompt <span className="count">({result.tokens.used} tokens)</span>
       </h2>
@@ -178,5 +192,48 @@ function ContextView({ result }: { result: ContextResult }) {
       </pre>
       <RecordOutcome retrievalId={result.retrieval_id} />
     </section>
+  );
+}
+
+const REASONS: Record<string, string> = {
+  dedupe: 'a copy of another candidate',
+  mmr: 'not among the top_k diverse picks',
+  floor: 'below the relevance floor',
+  conflict: 'the stale side of a conflict',
+  budget: 'did not fit the token budget',
+};
+
+function DroppedItems({ dropped }: { dropped: NonNullable<ContextResult['dropped_items']> }) {
+  const byReason = new Map<string, number>();
+  for (const d of dropped) byReason.set(d.reason, (byReason.get(d.reason) ?? 0) + 1);
+  const counts = [...byReason].map(([r, n]) => `${n} ${r}`);
+  return (
+    <>
+      <h2>
+        Dropped <span className="count">({dropped.length}{counts.length ? `: ${counts.join(', ')}` : ''})</span>
+      </h2>
+      {dropped.length === 0 ? (
+        <p className="hint">Every candidate considered was handed out.</p>
+      ) : (
+        <ol className="items dropped" aria-label="Dropped items">
+          {dropped.map((d) => (
+            <li key={d.id} data-testid="pg-dropped">
+              <div className="ihead">
+                <span className={`badge reason-${d.reason}`} title={REASONS[d.reason]}>
+                  {d.reason}
+                </span>{' '}
+                <span className="badge muted">{d.kind}</span> <span className="rid"><ItemLink id={d.id} /></span> <span className="hint">{REASONS[d.reason]}</span>
+                <span className="score">final {d.scores.final.toFixed(3)}</span>
+              </div>
+              <p>{d.text || <em className="hint">(no text)</em>}</p>
+              <details>
+                <summary>Score breakdown</summary>
+                <ScoreBars scores={d.scores} />
+              </details>
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
   );
 }

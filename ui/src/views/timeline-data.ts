@@ -33,7 +33,7 @@ export interface Row {
 }
 
 /** datetime-local values are local wall-clock times; the API takes ISO-8601. */
-function isoOf(v: string | undefined): string | undefined {
+export function isoOf(v: string | undefined): string | undefined {
   if (!v) return undefined;
   const d = new Date(v);
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();

@@ -9,5 +9,6 @@ import { docsByTime } from './migrations/003-docs-by-time.js';
 import { docChanges } from './migrations/004-doc-changes.js';
 import { feedPruning } from './migrations/005-feed-pruning.js';
 import { graphSchema } from './migrations/006-graph.js';
+import { retrievalItems } from './migrations/007-retrieval-items.js';
 
-export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, feedPruning, graphSchema];
+export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, feedPruning, graphSchema, retrievalItems];

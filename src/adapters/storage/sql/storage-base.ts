@@ -8,6 +8,7 @@ import { EngramError } from '../../../core/errors.js';
 import type { Entity, Relation, RelationWrite } from '../../../core/graph.js';
 import type { ApiKeyRecord, Episode, Example, Fact, FactEvidence, Link, Procedure, WorkingMemoryRecord } from '../../../core/types.js';
 import type {
+  AuditCursor,
   AuditRecord,
   BackupEvent,
   BackupKind,
@@ -31,6 +32,7 @@ import type {
   ProcedureQuery,
   RetentionStore,
   RestoreReport,
+  RetrievalListQuery,
   RetrievalRecord,
   ScopeFilter,
   FactListQuery,
@@ -283,8 +285,11 @@ export abstract class SqlStorageBase<C> implements FactStore, GraphStore, LearnG
   getRetrieval(tenant: string, id: string): Promise<RetrievalRecord | undefined> {
     return this.read('getRetrieval', () => logs.getRetrieval(tenant, id));
   }
-  listAudit(tenant: string, limit: number): Promise<AuditRecord[]> {
-    return this.read('listAudit', () => logs.listAudit(tenant, limit));
+  listRetrievals(q: RetrievalListQuery): Promise<RetrievalRecord[]> {
+    return this.read('listRetrievals', () => logs.listRetrievals(q));
+  }
+  listAudit(tenant: string, limit: number, before?: AuditCursor): Promise<AuditRecord[]> {
+    return this.read('listAudit', () => logs.listAudit(tenant, limit, before));
   }
 
   // --- backup ---

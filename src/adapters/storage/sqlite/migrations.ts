@@ -9,5 +9,6 @@ import { dropFts } from './migrations/003-drop-fts.js';
 import { docsByTime } from './migrations/004-docs-by-time.js';
 import { docChanges } from './migrations/005-doc-changes.js';
 import { graphSchema } from './migrations/006-graph.js';
+import { retrievalItems } from './migrations/007-retrieval-items.js';
 
-export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, docChanges, graphSchema];
+export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, docChanges, graphSchema, retrievalItems];

@@ -14,6 +14,7 @@ import { forgetRoutes } from './forget.js';
 import { graphRoutes } from './graph.js';
 import { healthRoutes } from './health.js';
 import { learnRoutes } from './learn.js';
+import { logRoutes } from './logs.js';
 import { mcpRoutes } from './mcp.js';
 import { memoryRoutes } from './memories.js';
 import { meRoutes } from './me.js';
@@ -32,6 +33,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   memoryRoutes,
   retrievalRoutes,
   learnRoutes,
+  logRoutes,
   episodeRoutes,
   procedureRoutes,
   exampleRoutes,

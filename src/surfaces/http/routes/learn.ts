@@ -57,8 +57,8 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const { id } = c.req.valid('param');
       const record = await memory.storage.getRetrieval(tenant, id);
       if (!record) throw new EngramError('NOT_FOUND', `no retrieval ${id}`);
-      const { config, ...rest } = record;
-      return c.json({ ...toWire(rest), ...(config !== undefined && config !== null ? { config: config as never } : {}) }, 200);
+      const { config, items, ...rest } = record;
+      return c.json({ ...toWire(rest), ...(items ? { items: items as never } : {}), ...(config !== undefined && config !== null ? { config: config as never } : {}) }, 200);
     },
   );
 

@@ -6,6 +6,12 @@ import { z } from '@hono/zod-openapi';
 import { DOC_KINDS, LINK_TYPES, OUTCOMES } from '../../../core/types.js';
 import { ITEM_KINDS, TURN_ROLES } from '../../../working/state.js';
 import { JsonValue } from './json.js';
+import { scoreBreakdown } from './records.js';
+
+export const RetrievedItemSchema = z
+  .object({ id: z.string(), kind: z.string(), section: z.string(), scores: scoreBreakdown })
+  .strict()
+  .openapi('RetrievedItem');
 
 const isoTime = z.string().openapi({ format: 'date-time', example: '2025-09-21T10:15:00.000Z' });
 const scope = {
@@ -282,6 +288,7 @@ export const RetrievalSchema = z
     query: z.string(),
     created_at: isoTime,
     item_ids: z.array(z.string()).openapi({ description: 'what the retrieval handed out, in order' }),
+    items: z.array(RetrievedItemSchema).optional().openapi({ description: 'each item with its section and score breakdown (absent on records written before it was kept)' }),
     config: JsonValue.optional().openapi({ description: 'the resolved retrieval config' }),
   })
   .strict()

@@ -100,7 +100,7 @@ export const RememberResultSchema = z
   })
   .openapi('RememberResult');
 
-const scoreBreakdown = z
+export const scoreBreakdown = z
   .object({
     vector: z.number().nullable(),
     lexical: z.number().nullable(),
@@ -109,6 +109,7 @@ const scoreBreakdown = z
     importance: z.number().nullable(),
     confidence: z.number().nullable(),
     rerank: z.number().nullable(),
+    outcome: z.number().nullable().optional().openapi({ description: 'episodes: the outcome bonus in the score' }),
     final: z.number(),
   })
   .openapi('ScoreBreakdown');
@@ -182,8 +183,20 @@ export const ContextResultSchema = z
     ),
     sections: z.array(z.object({ name: z.string(), item_ids: z.array(z.string()) })),
     tokens: z.object({ used: z.number().int(), budget: z.number().int() }),
-    dropped: z.number().int(),
+    dropped: z.number().int().openapi({ description: 'how many eligible items did not fit the token budget' }),
     text: z.string().openapi({ description: 'the context rendered as prompt text, with provenance inline' }),
+    dropped_items: z
+      .array(
+        z.object({
+          id: z.string(),
+          kind: z.enum(DOC_KINDS),
+          text: z.string().openapi({ description: 'the start of its text (at most 200 characters)' }),
+          reason: z.enum(['budget', 'dedupe', 'conflict', 'mmr', 'floor']),
+          scores: scoreBreakdown,
+        }),
+      )
+      .optional()
+      .openapi({ description: 'with explain: true, the candidates considered but left out and why, best first' }),
     entities: z.array(GraphHitSchema).optional().openapi({ description: 'relations around the entities the query names, as the "Entities" section shows them' }),
   })
   .openapi('ContextResult');

@@ -1,9 +1,9 @@
 /** The retrieval log (what a query handed back) and the audit trail (ids and actions only, never content). */
 import { newId } from '../../../../core/ids.js';
-import type { AuditRecord, RetrievalRecord } from '../../../../ports/storage.js';
+import type { AuditCursor, AuditRecord, RetrievalListQuery, RetrievalRecord, RetrievedItem } from '../../../../ports/storage.js';
 import { parsed } from '../codec.js';
 import type { Dialect } from '../dialect.js';
-import { sql } from '../fragment.js';
+import { allOf, sql } from '../fragment.js';
 import { exec, one, rows, type Step } from '../program.js';
 
 export interface RetrievalRow {
@@ -13,6 +13,7 @@ export interface RetrievalRow {
   created_at: number;
   item_ids: string | string[];
   config: string;
+  items: string | null;
 }
 
 export interface AuditRow {
@@ -28,22 +29,42 @@ export interface AuditRow {
 export function* putRetrieval(d: Dialect, rec: RetrievalRecord): Step<void> {
   yield* exec(
     sql(
-      `INSERT INTO engram.retrievals (tenant, id, query, created_at, item_ids, config) VALUES (?, ?, ?, ?, ?${d.listCast}, ?)`,
-      rec.tenant, rec.id, rec.query, rec.createdAt, d.list(rec.itemIds), JSON.stringify(rec.config ?? null),
+      `INSERT INTO engram.retrievals (tenant, id, query, created_at, item_ids, config, items) VALUES (?, ?, ?, ?, ?${d.listCast}, ?, ?)`,
+      rec.tenant, rec.id, rec.query, rec.createdAt, d.list(rec.itemIds), JSON.stringify(rec.config ?? null), rec.items ? JSON.stringify(rec.items) : null,
     ),
   );
 }
 
-export function* getRetrieval(tenant: string, id: string): Step<RetrievalRecord | undefined> {
-  const r = yield* one<RetrievalRow>(
-    sql('SELECT tenant, id, query, created_at, item_ids, config FROM engram.retrievals WHERE tenant = ? AND id = ?', tenant, id),
-  );
-  return r && rowToRetrieval(r);
+const RETRIEVAL_COLUMNS = 'tenant, id, query, created_at, item_ids, config, items';
+
+export function retrievalOf(r: RetrievalRow): RetrievalRecord {
+  const rec: RetrievalRecord = { id: r.id, tenant: r.tenant, query: r.query, createdAt: r.created_at, itemIds: parsed<string[]>(r.item_ids), config: JSON.parse(r.config) as unknown };
+  if (r.items !== null && r.items !== undefined) rec.items = JSON.parse(r.items) as RetrievedItem[];
+  return rec;
 }
 
-export function rowToRetrieval(r: RetrievalRow): RetrievalRecord {
-  return { id: r.id, tenant: r.tenant, query: r.query, createdAt: r.created_at, itemIds: parsed<string[]>(r.item_ids), config: JSON.parse(r.config) as unknown };
+export function* getRetrieval(tenant: string, id: string): Step<RetrievalRecord | undefined> {
+  const r = yield* one<RetrievalRow>(sql(`SELECT ${RETRIEVAL_COLUMNS} FROM engram.retrievals WHERE tenant = ? AND id = ?`, tenant, id));
+  return r ? retrievalOf(r) : undefined;
 }
+
+/** Newest first by id (ids sort in creation order), through the (tenant, id) index. */
+export function* listRetrievals(q: RetrievalListQuery): Step<RetrievalRecord[]> {
+  const where = [
+    sql('tenant = ?', q.tenant),
+    ...(q.beforeId !== undefined ? [sql('id < ?', q.beforeId)] : []),
+    ...(q.since !== undefined ? [sql('created_at >= ?', q.since)] : []),
+    ...(q.until !== undefined ? [sql('created_at < ?', q.until)] : []),
+  ];
+  const cond = allOf(where);
+  const found = yield* rows<RetrievalRow>(
+    sql(`SELECT ${RETRIEVAL_COLUMNS} FROM engram.retrievals WHERE ${cond.text} ORDER BY id DESC LIMIT ?`, ...cond.params, Math.max(0, Math.floor(q.limit))),
+  );
+  return found.map(retrievalOf);
+}
+
+/** A stored row as a record (backup lists them too). */
+export const rowToRetrieval = retrievalOf;
 
 export function rowToAudit(r: AuditRow): AuditRecord {
   return {
@@ -73,10 +94,16 @@ export function* insertAudit(full: AuditRecord): Step<void> {
   );
 }
 
-/** Newest first. */
-export function* listAudit(tenant: string, limit: number): Step<AuditRecord[]> {
+/** Newest first (time, then id: ids sort in write order); after `before` (keyset paging) when given. */
+export function* listAudit(tenant: string, limit: number, before?: AuditCursor): Step<AuditRecord[]> {
+  const n = Math.max(0, Math.floor(limit));
   const found = yield* rows<AuditRow>(
-    sql('SELECT tenant, id, at, action, target_ids, details FROM engram.audit_log WHERE tenant = ? ORDER BY at DESC, pk DESC LIMIT ?', tenant, Math.max(0, Math.floor(limit))),
+    before
+      ? sql(
+          'SELECT tenant, id, at, action, target_ids, details FROM engram.audit_log WHERE tenant = ? AND (at < ? OR (at = ? AND id < ?)) ORDER BY at DESC, id DESC LIMIT ?',
+          tenant, before.at, before.at, before.id, n,
+        )
+      : sql('SELECT tenant, id, at, action, target_ids, details FROM engram.audit_log WHERE tenant = ? ORDER BY at DESC, id DESC LIMIT ?', tenant, n),
   );
   return found.map(rowToAudit);
 }

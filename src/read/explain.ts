@@ -1,0 +1,75 @@
+/**
+ * `explain: true` on getContext: which candidates were considered but left out, and why. Each step of
+ * buildContext that narrows the candidates reports what went in and what came out; a record that went in and
+ * did not come out is dropped with that step's reason (the first step to drop a record names it):
+ *
+ *   dedupe   — a copy of another candidate (same content hash / source), merged into it
+ *   mmr      — not among the top_k diverse semantic picks (too similar to a pick, or ranked below)
+ *   floor    — below the relevance floor
+ *   conflict — the stale side of a conflict the resolution settled (see the conflict notes)
+ *   budget   — did not fit the token budget
+ *
+ * Off by default: the list is cheap to build, but it carries a text excerpt per dropped candidate.
+ */
+import type { RetrievedItem } from '../ports/storage.js';
+import type { Candidate, ContextItem, ScoreBreakdown } from './types.js';
+
+export type DropReason = 'budget' | 'dedupe' | 'conflict' | 'mmr' | 'floor';
+
+export interface DroppedItem {
+  id: string;
+  kind: Candidate['doc']['kind'];
+  /** The start of the candidate's text (at most EXCERPT_CHARS characters). */
+  text: string;
+  reason: DropReason;
+  scores: ScoreBreakdown;
+}
+
+export const EXCERPT_CHARS = 200;
+
+/** Collects dropped candidates across the steps; `list()` gives them best score first. */
+export class DropLog {
+  /** Ids of candidates, for `step`'s kept side. */
+  static ids(cs: readonly Candidate[]): string[] {
+    return cs.map((c) => c.doc.refId);
+  }
+
+  private readonly dropped = new Map<string, DroppedItem>();
+  /** The semantic pool MMR picked from; what of it was not chosen is dropped by `mmr` (see `settle`). */
+  private pool: readonly Candidate[] = [];
+
+  constructor(private readonly scrub?: ((text: string) => string) | undefined) {}
+
+  /** Records every candidate of `before` whose record id is not among `keptIds`. */
+  step(reason: DropReason, before: readonly Candidate[], keptIds: Iterable<string>): void {
+    const kept = new Set(keptIds);
+    for (const c of before) {
+      const id = c.doc.refId;
+      if (kept.has(id) || this.dropped.has(id)) continue;
+      const text = c.doc.text.length > EXCERPT_CHARS ? `${c.doc.text.slice(0, EXCERPT_CHARS - 1)}…` : c.doc.text;
+      this.dropped.set(id, { id, kind: c.doc.kind, text: this.scrub ? this.scrub(text) : text, reason, scores: c.scores });
+    }
+  }
+
+  /** Selection: dedupe turned `candidates` into `unique`; MMR (and the counter-example) pick from `pool`. */
+  selecting(candidates: readonly Candidate[], unique: readonly Candidate[], pool: readonly Candidate[]): void {
+    this.step('dedupe', candidates, DropLog.ids(unique));
+    this.pool = pool;
+  }
+
+  /** After selection (`chosen`), conflict resolution (`resolved`) and the budget (`shown`, what was handed out). */
+  settle(chosen: readonly Candidate[], resolved: readonly Candidate[], shown: readonly { id: string }[]): void {
+    this.step('mmr', this.pool, DropLog.ids(chosen));
+    this.step('conflict', chosen, DropLog.ids(resolved));
+    this.step('budget', resolved, shown.map((i) => i.id));
+  }
+
+  list(): DroppedItem[] {
+    return [...this.dropped.values()].sort((a, b) => b.scores.final - a.scores.final);
+  }
+}
+
+/** What the retrieval record keeps of each item handed out: enough to say later why it was recalled. */
+export function retrievedItems(items: readonly ContextItem[]): RetrievedItem[] {
+  return items.map((i) => ({ id: i.id, kind: i.kind, section: i.section, scores: { ...i.scores, outcome: i.scores.outcome ?? null } }));
+}
