@@ -83,6 +83,15 @@ describe('buildContext with explain', () => {
     expect(plain.droppedItems).toBeUndefined();
   });
 
+  it('names the relevance floor for what an off-topic query found', async () => {
+    const deps = readDeps(store.storage, T0 + 60_000, embedWith(embedder));
+    const config = parseContextConfig({ explain: true, episodic_window: { mode: 'none' } });
+    const r = await buildContext(deps, { tenant: 't1', query: 'quantum chromodynamics lattice gauge', config });
+    expect(r.items).toEqual([]);
+    expect(r.droppedItems!.length).toBeGreaterThan(0);
+    expect(new Set(r.droppedItems!.map((d) => d.reason))).toEqual(new Set(['floor']));
+  });
+
   it('names the stale side of a settled conflict, as the conflict note does', async () => {
     const [old] = await putFacts(store.storage, [
       { tenant: 't1', key: 'strategy-a', text: 'The payments service deploys with blue-green.', subject: 'payments service', predicate: 'deploy strategy', value: 'blue-green', recordedAt: T0 - 86_400_000 },

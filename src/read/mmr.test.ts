@@ -74,4 +74,10 @@ describe('near-duplicates', () => {
     expect(statesOtherValues('Deploys run on Tuesdays.', 'Deploys do not run on Tuesdays.')).toBe(true);
     expect(statesOtherValues('The user prefers dark mode.', 'User likes the dark theme.')).toBe(false);
   });
+
+  it('tells a substituted value apart from a rewording', () => {
+    expect(statesOtherValues('The payments service deploys with blue-green.', 'The payments service deploys with canary.')).toBe(true);
+    expect(statesOtherValues('The user likes dark mode.', 'The user really likes dark mode.')).toBe(false);
+    expect(statesOtherValues('Annual plans are refunded in full.', 'Annual plans get a full refund.')).toBe(false);
+  });
 });

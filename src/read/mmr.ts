@@ -83,10 +83,26 @@ function valueTokens(text: string): { all: Set<string>; values: Set<string>; neg
   return { all, values, negated };
 }
 
-/** Do two texts state different values (a number or name only one holds, a negation only one makes)? */
+/**
+ * The same sentence with one span replaced by another ("… deploys with blue-green." / "… deploys with canary."):
+ * a substituted value, not a rewording. Insertions ("likes" / "really likes") are not substitutions.
+ */
+function substitutesOneSpan(a: string, b: string): boolean {
+  const x = a.toLowerCase().match(TOKEN_RE) ?? [];
+  const y = b.toLowerCase().match(TOKEN_RE) ?? [];
+  let head = 0;
+  while (head < x.length && head < y.length && x[head] === y[head]) head++;
+  let tail = 0;
+  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
+  const [restX, restY] = [x.length - head - tail, y.length - head - tail];
+  return restX > 0 && restY > 0 && restX <= 3 && restY <= 3 && head + tail >= 2;
+}
+
+/** Do two texts state different values (a number or name only one holds, a negation only one makes, a substituted span)? */
 export function statesOtherValues(a: string, b: string): boolean {
   const [x, y] = [valueTokens(a), valueTokens(b)];
   if (x.negated !== y.negated) return true;
+  if (substitutesOneSpan(a, b)) return true;
   for (const v of x.values) if (!y.all.has(v)) return true;
   for (const v of y.values) if (!x.all.has(v)) return true;
   return false;
