@@ -23,6 +23,14 @@ describe('DropLog', () => {
     expect(log.list()[0]!.scores.final).toBe(0.7);
   });
 
+  it('does not list what was handed out in the end, though an early step left it out', () => {
+    const log = new DropLog();
+    const [a, b] = [c('a', 0.9), c('b', 0.4)];
+    log.step('floor', [a, b], ['a']);
+    log.settle([a, b], [a, b], [{ id: 'a' }, { id: 'b' }]); // b came back as a hop
+    expect(log.list()).toEqual([]);
+  });
+
   it('keeps an excerpt of the text, scrubbed when asked', () => {
     const long = `Call Jane at jane@example.com ${'x'.repeat(400)}`;
     const log = new DropLog((t) => t.replace(/\S+@\S+/g, '[email]'));

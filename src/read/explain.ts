@@ -62,6 +62,9 @@ export class DropLog {
     this.step('mmr', this.pool, DropLog.ids(chosen));
     this.step('conflict', chosen, DropLog.ids(resolved));
     this.step('budget', resolved, shown.map((i) => i.id));
+    // A candidate an early step left out may come back by another road (a graph or causal hop, a session
+    // neighbour): what was handed out is not dropped.
+    for (const i of shown) this.dropped.delete(i.id);
   }
 
   list(): DroppedItem[] {
