@@ -43,6 +43,7 @@ describe.skipIf(missing !== undefined && !inCi)('inspector in Chromium', () => {
     });
     await post(keyA, '/v1/facts', { key: 'alice.diet', text: 'Alice is vegetarian', user_id: 'alice', subject: 'alice', predicate: 'diet', confidence: 0.7 });
     await post(keyA, '/v1/facts', { key: 'office.wifi', text: 'The office wifi password rotates monthly', tags: ['policy'] });
+    await post(keyA, '/v1/facts', { key: 'office.printer', text: 'The office printer is on the second floor' });
     await post(keyB, '/v1/events', { user_id: 'carol', type: 'message', actor: 'user', content: 'Globex quarterly numbers are confidential' });
     await post(keyB, '/v1/facts', { key: 'hq', text: 'Globex HQ is in Springfield' });
     await t.tm.memory.flush();
@@ -165,6 +166,21 @@ describe.skipIf(missing !== undefined && !inCi)('inspector in Chromium', () => {
     await expectAccessible();
     await screenshot(page, '4-facts');
 
+    // Forgetting from the detail asks first; confirming forgets the lineage and saves nothing on the way
+    // (the confirmation sits inside the edit form: its submit must not save a version).
+    await table.getByRole('button', { name: 'The office printer is on the second floor' }).click();
+    await expect.poll(() => detail.getByTestId('fact-current').textContent()).toBe('The office printer is on the second floor');
+    await detail.getByLabel('Text of a new version').fill('The office printer is in the basement');
+    await detail.getByRole('button', { name: 'Forget…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forget this fact?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await detail.getByRole('button', { name: 'Forget…' }).click();
+    await dialog.getByRole('button', { name: 'Forget fact' }).click();
+    await expect.poll(() => page.getByTestId('facts-count').textContent()).toContain('forgot 1 fact version');
+    await table.getByText('The office printer is on the second floor').waitFor({ state: 'detached' });
+    const facts = ((await t.call('GET', '/v1/facts?include_expired=true', { key: keyA })).body as { facts: { text: string }[] }).facts;
+    expect(facts.map((f) => f.text).filter((x) => x.includes('printer'))).toEqual([]);
   });
 
   it('playground: runs getContext and shows items with score breakdowns and the rendered prompt', async () => {

@@ -7,23 +7,9 @@ import type { components } from '../../../src/client/schema';
 
 type Schemas = components['schemas'];
 
-export const EVENT_TYPES = [
-  'message',
-  'tool_call',
-  'tool_result',
-  'observation',
-  'decision',
-  'outcome',
-  'correction',
-  'feedback',
-  'state_change',
-  'error',
-  'note',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The event types and document kinds, from the engine's own data model (one list for the engine and the inspector). */
+export { DOC_KINDS, EVENT_TYPES, type DocKind, type EventType } from '../../../src/core/types';
 
-export const DOC_KINDS = ['event', 'fact', 'episode', 'example', 'procedure'] as const;
-export type DocKind = (typeof DOC_KINDS)[number];
 
 export type MemoryEvent = Schemas['Event'];
 

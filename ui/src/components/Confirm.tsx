@@ -2,7 +2,8 @@
  * A confirmation step for destructive actions, on the native modal <dialog> (focus is kept inside it and
  * Escape cancels). With `reasonLabel` it also asks for a reason, which the action receives.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 export interface ConfirmProps {
   title: string;
@@ -29,6 +30,8 @@ export function Confirm({ title, message, confirmLabel, reasonLabel, onConfirm, 
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    // A confirmation can sit inside a view's own form: its submit must not reach that form.
+    e.stopPropagation();
     try {
       await onConfirm(reason.trim());
       onClose();
@@ -63,5 +66,19 @@ export function Confirm({ title, message, confirmLabel, reasonLabel, onConfirm, 
         </div>
       </form>
     </dialog>
+  );
+}
+
+/** A danger button that asks first: it opens a {@link Confirm} with `confirm` and runs its action on confirmation. */
+export function ConfirmButton({ confirm, children }: { confirm: Omit<ConfirmProps, 'onClose'>; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="danger" onClick={() => setOpen(true)}>
+        {children}
+      </button>
+      {/* In a portal: the button may sit inside a view's form, and a form inside a form is not valid HTML. */}
+      {open && createPortal(<Confirm {...confirm} onClose={() => setOpen(false)} />, document.body)}
+    </>
   );
 }

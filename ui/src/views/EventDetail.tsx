@@ -1,17 +1,14 @@
 /** One event with its provenance, and the destructive actions the API offers for it (each confirmed first). */
 import { useEffect, useState } from 'react';
 import type { MemoryEvent } from '../api/types';
-import { Confirm, type ConfirmProps } from '../components/Confirm';
+import { ConfirmButton } from '../components/Confirm';
 import { ErrorLine, fmtTime } from '../components/Status';
 import { useApi } from '../components/useApi';
-
-type Pending = Omit<ConfirmProps, 'onClose'> | null;
 
 export function EventDetail({ id, onChanged }: { id: string; onChanged: (message: string) => void }) {
   const api = useApi();
   const [event, setEvent] = useState<MemoryEvent | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [pending, setPending] = useState<Pending>(null);
 
   useEffect(() => {
     let live = true;
@@ -86,62 +83,49 @@ export function EventDetail({ id, onChanged }: { id: string; onChanged: (message
         </>
       )}
       <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          onClick={() =>
-            setPending({
-              title: 'Redact this event?',
-              message: 'Its content is removed for good; a tombstone and an audit record stay.',
-              confirmLabel: 'Redact',
-              reasonLabel: 'Reason (kept in the audit log)',
-              onConfirm: async (reason) => {
-                await api.redactEvent(event.id, reason);
-                onChanged(`redacted ${event.id}`);
-              },
-            })
-          }
+        <ConfirmButton
+          confirm={{
+            title: 'Redact this event?',
+            message: 'Its content is removed for good; a tombstone and an audit record stay.',
+            confirmLabel: 'Redact',
+            reasonLabel: 'Reason (kept in the audit log)',
+            onConfirm: async (reason) => {
+              await api.redactEvent(event.id, reason);
+              onChanged(`redacted ${event.id}`);
+            },
+          }}
         >
           Redact…
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() =>
-            setPending({
-              title: 'Forget this event?',
-              message: 'The event, its index entries and embedding are deleted for good; an audit record stays.',
-              confirmLabel: 'Forget event',
-              onConfirm: async () => {
-                const r = await api.forget({ ids: [event.id] });
-                onChanged(`forgot ${r.events} event(s)`);
-              },
-            })
-          }
+        </ConfirmButton>
+        <ConfirmButton
+          confirm={{
+            title: 'Forget this event?',
+            message: 'The event, its index entries and embedding are deleted for good; an audit record stays.',
+            confirmLabel: 'Forget event',
+            onConfirm: async () => {
+              const r = await api.forget({ ids: [event.id] });
+              onChanged(`forgot ${r.events} event(s)`);
+            },
+          }}
         >
           Forget event…
-        </button>
+        </ConfirmButton>
         {event.user_id && (
-          <button
-            type="button"
-            className="danger"
-            onClick={() =>
-              setPending({
-                title: `Forget user ${event.user_id}?`,
-                message: `Everything in user ${event.user_id}'s scope (events, facts, episodes …) is deleted for good.`,
-                confirmLabel: 'Forget user',
-                onConfirm: async () => {
-                  const r = await api.forget({ scope: { user_id: event.user_id } });
-                  onChanged(`forgot user ${event.user_id}: ${r.events} events, ${r.facts} facts`);
-                },
-              })
-            }
+          <ConfirmButton
+            confirm={{
+              title: `Forget user ${event.user_id}?`,
+              message: `Everything in user ${event.user_id}'s scope (events, facts, episodes …) is deleted for good.`,
+              confirmLabel: 'Forget user',
+              onConfirm: async () => {
+                const r = await api.forget({ scope: { user_id: event.user_id } });
+                onChanged(`forgot user ${event.user_id}: ${r.events} events, ${r.facts} facts`);
+              },
+            }}
           >
             Forget user {event.user_id}…
-          </button>
+          </ConfirmButton>
         )}
       </div>
-      {pending && <Confirm {...pending} onClose={() => setPending(null)} />}
     </article>
   );
 }

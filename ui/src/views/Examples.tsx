@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { Example } from '../api/learn-types';
-import { Confirm, type ConfirmProps } from '../components/Confirm';
+import { ConfirmButton } from '../components/Confirm';
 import { ErrorLine, fmtTime } from '../components/Status';
 import { useApi } from '../components/useApi';
 
@@ -14,7 +14,6 @@ export function Examples() {
   const [examples, setExamples] = useState<Example[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
-  const [pending, setPending] = useState<Omit<ConfirmProps, 'onClose'> | null>(null);
 
   const load = useCallback(() => {
     api.listExamples({ ...(polarity ? { polarity } : {}), limit: 1000 }).then(
@@ -73,30 +72,25 @@ export function Examples() {
                 <button type="button" className="secondary" onClick={() => void toggle(x)}>
                   Mark {x.polarity === 'positive' ? 'negative' : 'positive'}
                 </button>
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() =>
-                    setPending({
-                      title: 'Delete this example?',
-                      message: 'It will no longer guide answers.',
-                      confirmLabel: 'Delete example',
-                      onConfirm: async () => {
-                        await api.deleteExample(x.id);
-                        setNotice('deleted');
-                        load();
-                      },
-                    })
-                  }
+                <ConfirmButton
+                  confirm={{
+                    title: 'Delete this example?',
+                    message: 'It will no longer guide answers.',
+                    confirmLabel: 'Delete example',
+                    onConfirm: async () => {
+                      await api.deleteExample(x.id);
+                      setNotice('deleted');
+                      load();
+                    },
+                  }}
                 >
                   Delete…
-                </button>
+                </ConfirmButton>
               </div>
             </article>
           </li>
         ))}
       </ul>
-      {pending && <Confirm {...pending} onClose={() => setPending(null)} />}
     </section>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { Fact } from '../api/types';
-import { Confirm, type ConfirmProps } from '../components/Confirm';
+import { ConfirmButton } from '../components/Confirm';
 import { ConfidenceChart } from '../components/ConfidenceChart';
 import { ErrorLine, fmtTime } from '../components/Status';
 import { useApi } from '../components/useApi';
@@ -24,7 +24,6 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
   const [versions, setVersions] = useState<Fact[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [text, setText] = useState('');
-  const [pending, setPending] = useState<Omit<ConfirmProps, 'onClose'> | null>(null);
   const [saved, setSaved] = useState('');
 
   const load = useCallback(() => {
@@ -90,23 +89,19 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
           <button type="submit" disabled={text.trim() === '' || text.trim() === current.text}>
             Save new version
           </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() =>
-              setPending({
-                title: 'Forget this fact?',
-                message: 'Every version of this lineage is deleted for good; an audit record stays.',
-                confirmLabel: 'Forget fact',
-                onConfirm: async () => {
-                  const r = await api.forget({ ids: [current.id] });
-                  onChanged(`forgot ${r.facts} fact version(s)`, true);
-                },
-              })
-            }
+          <ConfirmButton
+            confirm={{
+              title: 'Forget this fact?',
+              message: 'Every version of this lineage is deleted for good; an audit record stays.',
+              confirmLabel: 'Forget fact',
+              onConfirm: async () => {
+                const r = await api.forget({ ids: [current.id] });
+                onChanged(`forgot ${r.facts} fact version(s)`, true);
+              },
+            }}
           >
             Forget…
-          </button>
+          </ConfirmButton>
         </div>
         {saved && (
           <p role="status" className="ok">
@@ -134,7 +129,6 @@ export function FactDetail({ factKey, onChanged }: { factKey: string; onChanged:
             </li>
           ))}
       </ol>
-      {pending && <Confirm {...pending} onClose={() => setPending(null)} />}
     </article>
   );
 }
