@@ -10,7 +10,7 @@ import { runCrash } from './harness/crash.js';
 import { runFuzz } from './harness/fuzz.js';
 import { withScratchPostgres } from './harness/postgres.js';
 import { startServer, tenantKey, type ServerChild } from './harness/server.js';
-import { runSoak } from './harness/soak.js';
+import { runSoak, windowGrowth, type SoakSample } from './harness/soak.js';
 
 let dir: string;
 beforeAll(() => {
@@ -55,7 +55,24 @@ describe('bench:fuzz and bench:soak (short)', () => {
     const r = await runSoak({ server, key, durationMs: 20_000, warmupMs: 5_000, sampleMs: 2_000 });
     expect(r.errors).toBe(0);
     expect(r.requests).toBeGreaterThan(20);
+    expect(r.writes).toBeGreaterThan(0);
     expect(r.samples.length).toBeGreaterThanOrEqual(5);
     expect(r.endMb).toBeGreaterThan(0);
+    expect(r.end.anonMb).toBeGreaterThan(0);
+    expect(r.end.anonMb + r.end.fileMb).toBeCloseTo(r.endMb, -1);
   }, 120_000);
+});
+
+describe('soak growth by window medians', () => {
+  const sample = (s: number, rssMb: number, writes: number): SoakSample => ({ atMs: s * 1000, rssMb, anonMb: rssMb - 50, fileMb: 50, writes });
+  it('compares the medians of the first and last windows after the warm-up, and per 1,000 writes', () => {
+    // Warm-up samples (ignored), then a sawtooth around 500 MB, then around 550 MB.
+    const samples = [sample(0, 100, 0), sample(5, 900, 50), ...[480, 520, 500].map((mb, i) => sample(10 + i * 10, mb, 100 + i * 100)), sample(40, 700, 400), ...[530, 570, 550].map((mb, i) => sample(50 + i * 10, mb, 500 + i * 100))];
+    const w = windowGrowth(samples, 10_000, 25_000, 'rssMb');
+    expect(w).toMatchObject({ fromMb: 500, toMb: 550 });
+    expect(w.pct).toBeCloseTo(10);
+    // 50 MB over the 400 writes between the windows' medians (200 → 600).
+    expect(w.mbPer1kWrites).toBeCloseTo(125);
+    expect(windowGrowth(samples, 10_000, 25_000, 'fileMb').pct).toBe(0);
+  });
 });

@@ -108,8 +108,17 @@ export async function allEventIds(url: string, key: string): Promise<string[]> {
 
 /** Resident set size of a process in MB (Linux /proc). */
 export async function rssMb(pid: number): Promise<number> {
+  return (await residentMb(pid)).rss;
+}
+
+/**
+ * Resident memory of a process in MB (Linux /proc), split as the kernel counts it: `anon` is the process's own
+ * memory (JS heaps, native allocations, the model's weights); `file` is file pages mapped into it — for a
+ * SQLite store, the database pages read through its memory map, which the kernel can drop at any time.
+ */
+export async function residentMb(pid: number): Promise<{ rss: number; anon: number; file: number }> {
   const { readFile } = await import('node:fs/promises');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
+  const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') + mb('RssShmem') };
 }

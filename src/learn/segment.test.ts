@@ -285,6 +285,35 @@ describe('Segmenter signals', () => {
     expect(() => Segmenter.restore(first.state()).push(events[cut - 1]!)).toThrow(EngramError);
   });
 
+  it('keeps a vector only for held events: a long stream holds one centroid, not one vector per event', () => {
+    const seg = new Segmenter({ shiftPatience: 3 });
+    const n = 400;
+    for (let i = 0; i < n; i++) seg.push(makeEvent(i + 1, 'message', `m${i}`, T0 + i * 1000), vec(0, (i % 7) / 20));
+    // Two odd events are held: only they keep their vectors (a shift would carry them into the next centroid).
+    seg.push(makeEvent(n + 1, 'message', 'odd', T0 + n * 1000), vec(4));
+    seg.push(makeEvent(n + 2, 'message', 'odd', T0 + (n + 1) * 1000), vec(4, 0.1));
+    const [st] = seg.state();
+    expect(st!.members).toHaveLength(n + 2);
+    expect(st!.vectorCount).toBe(n);
+    expect(st!.members.filter((m) => m.vector).map((m) => m.id)).toEqual([`evt_0${n + 1}`, `evt_0${n + 2}`]);
+    expect(st!.members.filter((m) => m.inCentroid)).toHaveLength(n);
+    // The third odd event confirms the shift: the held ones are carried with their vectors.
+    const d = seg.push(makeEvent(n + 3, 'message', 'odd', T0 + (n + 2) * 1000), vec(4, 0.2));
+    expect(d).toMatchObject({ action: 'boundary', reason: 'semantic_shift', carried: [`evt_0${n + 1}`, `evt_0${n + 2}`] });
+    expect(d.current!.vectorCount).toBe(3);
+    expect(seg.state()[0]!.members.filter((m) => m.vector)).toEqual([]);
+  });
+
+  it('an on-topic event releases the hold, and the held events drop their vectors', () => {
+    const seg = new Segmenter();
+    const vs = [vec(0), vec(0, 0.1), vec(0, 0.2), vec(4), vec(0, 0.1)];
+    vs.forEach((v, i) => seg.push(makeEvent(i + 1, 'message', `m${i}`, T0 + i * MIN), v));
+    const [st] = seg.state();
+    expect(st!.members.filter((m) => m.vector)).toEqual([]);
+    expect(st!.members.map((m) => m.inCentroid)).toEqual([true, true, true, false, true]);
+    expect(st!.vectorCount).toBe(4);
+  });
+
   it('hands out copies: mutating a snapshot does not change the segmenter', () => {
     const seg = new Segmenter();
     const d = seg.push(makeEvent(1, 'message', 'a', T0), vec(0));

@@ -75,7 +75,14 @@ interface Member {
   seq: number;
   ts: number;
   stateLabel?: string | undefined;
+  /**
+   * The event's vector, kept only while the event is held (a shift may still carry it into the next centroid).
+   * Once it joined the centroid, or the hold was released, it is dropped: a long-running stream would otherwise
+   * keep one vector per event in memory (and copy them all on every `state()`).
+   */
   vector?: Float32Array | undefined;
+  /** The vector was added to the centroid (undefined in states made before this flag: see persistStream). */
+  inCentroid?: boolean | undefined;
 }
 
 /** The segmenter's internal state of one stream; exported so storage can persist and `restore` it. */
@@ -184,6 +191,12 @@ export class Segmenter {
     return [...this.streams.values()].map(cloneState);
   }
 
+  /** Internal state of one stream (a copy), without copying every other stream's. */
+  streamState(streamKey: string): StreamState | undefined {
+    const st = this.streams.get(streamKey);
+    return st ? cloneState(st) : undefined;
+  }
+
   streamKeyOf(event: SegmentEvent): string {
     return this.keyOf(event);
   }
@@ -225,6 +238,8 @@ export class Segmenter {
     }
     const d = cosineDistance(member.vector, st.centroid);
     if (d <= shiftDistance) {
+      // The odd events stay but will never be carried: their vectors are no longer needed.
+      for (const i of st.held) st.members[i]!.vector = undefined;
       st.held = [];
       return this.join(st, event, member, `distance ${d.toFixed(2)} ≤ ${shiftDistance}`);
     }
@@ -253,7 +268,12 @@ export class Segmenter {
     if (member.vector && intoCentroid && !st.closingEventId) {
       st.centroid = addToMean(st.centroid, st.vectorCount, member.vector);
       st.vectorCount++;
+      member.inCentroid = true;
+    } else if (member.vector) {
+      member.inCentroid = false;
     }
+    // Only a held event can be carried into another centroid; every other one is done with its vector.
+    if (intoCentroid) member.vector = undefined;
     return this.afterAdd(st, event, { action: 'continue', detail, streamKey: st.streamKey, closed: [], carried: [] });
   }
 
@@ -285,6 +305,8 @@ export class Segmenter {
       if (m.vector) {
         st.centroid = addToMean(st.centroid, st.vectorCount, m.vector);
         st.vectorCount++;
+        m.inCentroid = true;
+        m.vector = undefined;
       }
     }
     this.streams.set(key, st);

@@ -109,7 +109,9 @@ export function persistStream(st: StreamState): JsonObject {
     seq: m.seq,
     ts: m.ts,
     ...(m.stateLabel ? { s: m.stateLabel } : {}),
-    c: m.vector !== undefined && !held.has(i) && !(st.closingEventId !== undefined && m.seq > seqOf(st, st.closingEventId)),
+    // The segmenter records whether the vector went into the centroid (it drops the vector itself then); a state
+    // without the flag (made elsewhere) is read the way the segmenter decides it.
+    c: m.inCentroid ?? (m.vector !== undefined && !held.has(i) && !(st.closingEventId !== undefined && m.seq > seqOf(st, st.closingEventId))),
   }));
   return {
     members,
@@ -155,7 +157,8 @@ export async function restoreStream(storage: Storage, episode: Episode): Promise
   const members = p.members.map((m) => {
     const vector = m.c ? byId.get(m.id) : undefined;
     if (vector) centroid = addToMean(centroid, vectorCount++, vector);
-    return { id: m.id, seq: m.seq, ts: m.ts, stateLabel: m.s, vector };
+    // In the centroid now: the segmenter keeps no per-event vector for it (see Member.vector).
+    return { id: m.id, seq: m.seq, ts: m.ts, stateLabel: m.s, inCentroid: vector !== undefined };
   });
   const scope = { tenant: episode.tenant, userId: episode.userId, agentId: episode.agentId, sessionId: episode.sessionId, taskId: episode.taskId };
   for (const k of ['userId', 'agentId', 'sessionId', 'taskId'] as const) if (scope[k] === undefined) delete scope[k];

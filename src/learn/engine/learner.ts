@@ -301,10 +301,7 @@ export class Learner {
       open.delete(seg.streamKey);
       await this.finalize(tenant, id, seg, run);
     }
-    if (open.size > 0) {
-      const streams = new Map(st.segmenter.state().map((s) => [s.streamKey, s]));
-      for (const [key, r] of open) await this.persistDraft(tenant, r.id, r.seg, streams.get(key));
-    }
+    for (const [key, r] of open) await this.persistDraft(tenant, r.id, r.seg, st.segmenter.streamState(key));
     if (run.closed.length > 0 && this.ctx.settings.engine.extractOnClose && !opts.skipExtraction) {
       run.extraction = await extractForTenant(this.ctx, tenant, this.ctx.closeExtractor);
     }
@@ -345,12 +342,9 @@ export class Learner {
     }
     const closing = [...touched].filter(([, t]) => t.seg.status === 'closing');
     for (const [key, t] of touched) if (t.seg.status === 'open') open.set(key, t);
-    if (closing.length > 0) {
-      const streams = new Map(st.segmenter.state().map((s) => [s.streamKey, s]));
-      for (const [key, t] of closing) {
-        open.delete(key);
-        await this.describeClosed(tenant, t.id, t.seg, streams.get(key), run);
-      }
+    for (const [key, t] of closing) {
+      open.delete(key);
+      await this.describeClosed(tenant, t.id, t.seg, st.segmenter.streamState(key), run);
     }
     const links = continuations
       .map((c) => continuationLink(this.ctx, { id: c.prevId, tenant, endTs: c.prev.endTs, endedByOutcome: c.prev.closingEventId !== undefined }, { id: c.nextId, startTs: c.next.startTs }))
