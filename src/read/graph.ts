@@ -329,6 +329,21 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
   return out.sort((a, b) => b.scores.final - a.scores.final);
 }
 
+/**
+ * `search`'s graph step: the relations around the entities the query names, and the memories supporting the
+ * strongest of them join the ranked list (as `withGraphSupport` does for getContext). The list comes back as it was
+ * when the query names no stored entity or asks for none of their relations.
+ */
+export async function withGraphCandidates(
+  deps: ReadDeps,
+  req: SupportRequest & { query: string; timeWindow?: TimeWindow | null | undefined; validAt?: number | undefined },
+  ranked: readonly Candidate[],
+): Promise<Candidate[]> {
+  const hits = await graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt });
+  if (!hits.some((h) => h.strong)) return [...ranked];
+  return withGraphSupport(deps, req, ranked, hits);
+}
+
 /** At most this share of the token budget goes to the Entities section; the memories keep the rest. */
 export const ENTITIES_BUDGET_SHARE = 0.25;
 export const MAX_ENTITY_LINES = 8;
