@@ -83,8 +83,12 @@ interface Cue {
 
 const CUES: Cue[] = [
   { re: /\b(manager|boss|supervisor)\b/i, types: ['manages'], named: 'target' },
-  { re: /\b(reports? to|reporting to|works? under|managed by|supervised by)\b/i, types: ['manages'], named: 'target', verb: true, passive: true },
-  { re: /\b(manages?|managing|supervises?|supervised|leads?)\b/i, types: ['manages'], named: 'source', verb: true },
+  { re: /\b(reports? to|reported to|reporting to|works? under|managed by|supervised by|run by|led by)\b/i, types: ['manages'], named: 'target', verb: true, passive: true },
+  { re: /\b(manages?|managing|managed|supervis(?:es?|ed|ing)|leads?|leading|runs?|running)\b/i, types: ['manages'], named: 'source', verb: true },
+  { re: /\b(maintain(?:s|ed|ing|er|ers)?)\b/i, types: ['maintains'], named: 'source', verb: true },
+  { re: /\b(coach(?:es|ed|ing)?)\b/i, types: ['coaches'], named: 'source', verb: true },
+  { re: /\b(sponsor(?:s|ed|ing)?)\b/i, types: ['sponsors'], named: 'source', verb: true },
+  { re: /\b(suppl(?:y|ies|ied|ier|iers|ying))\b/i, types: ['supplies'], named: 'source', verb: true },
   { re: /\b(direct reports?|team|reports)\b/i, types: ['manages'], named: 'source' },
   { re: /\b(work|works|worked|working|job|employer|employed|company|firm)\b/i, types: ['works_at'], named: 'either' },
   { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in'], named: 'either' },
