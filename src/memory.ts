@@ -39,6 +39,7 @@ import type { Llm } from './ports/llm.js';
 import { createLearnEngine, type LearnApi, type OutcomeOptions, type OutcomeReport, type ProceduresApi } from './learn/engine/index.js';
 // --- knowledge graph (issue I) ---
 import { createGraphApi, type GraphApi } from './graph/api.js';
+import { relateFact } from './learn/graph/facts.js';
 
 export interface MemoryDeps {
   storage: Storage;
@@ -303,7 +304,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     },
     async remember(input) {
       const result = await rememberFact(writeCtx, storage, input);
-      if (result.status !== 'duplicate') indexer.notify();
+      if (result.status !== 'duplicate') {
+        indexer.notify();
+        // A fact whose predicate names a relation (works_at, manager, lives_in …) is also that relation (learn/graph/facts.ts).
+        if (config.learn.engine.graph) await relateFact(storage, result.fact, { now: clock.now(), replaced: result.status === 'versioned' });
+      }
       return result;
     },
     async fetchEvents(input) {

@@ -19,7 +19,7 @@ export const BACKUP_FORMAT = 'engram-backup';
 export const BACKUP_VERSION = 1;
 
 /** Export and restore order: a kind comes after the kinds its records point at (evidence after facts). */
-export const BACKUP_KINDS = ['event', 'fact', 'fact_evidence', 'episode', 'link', 'procedure', 'example', 'retrieval', 'working_memory', 'audit'] as const satisfies readonly BackupKind[];
+export const BACKUP_KINDS = ['event', 'fact', 'fact_evidence', 'episode', 'link', 'procedure', 'example', 'entity', 'relation', 'retrieval', 'working_memory', 'audit'] as const satisfies readonly BackupKind[];
 
 const json: z.ZodType<Json> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]));
 const jsonObject = z.record(z.string(), json);
@@ -27,6 +27,7 @@ const time = z.number().finite();
 const opt = <T extends z.ZodTypeAny>(t: T) => t.optional();
 const strings = z.array(z.string());
 const scope = { userId: opt(z.string()), agentId: opt(z.string()), sessionId: opt(z.string()), taskId: opt(z.string()) };
+const graphProvenance = z.strictObject({ origin: z.enum(['user', 'extraction', 'llm', 'import']), eventIds: strings, factIds: strings });
 const piiReport = z.strictObject({ scrubbed: z.boolean(), counts: z.partialRecord(z.enum(PII_KINDS), z.number().int().nonnegative()) });
 
 /** The record schemas (a record is stored without `tenant`). Strict: an unknown field is an error, not dropped data. */
@@ -152,6 +153,33 @@ const RECORD_SCHEMAS: { [K in BackupKind]: z.ZodType<Omit<BackupRecordKinds[K], 
     origin: z.enum(['feedback', 'analysis']),
     contentHash: z.string().min(1),
     createdAt: time,
+  }),
+  entity: z.strictObject({
+    id: z.string().min(1),
+    ...scope,
+    name: z.string().min(1),
+    entityType: z.string().min(1),
+    aliases: strings,
+    observations: strings,
+    summary: opt(z.string()),
+    provenance: graphProvenance,
+    createdAt: time,
+    updatedAt: time,
+  }),
+  relation: z.strictObject({
+    id: z.string().min(1),
+    ...scope,
+    sourceId: z.string().min(1),
+    targetId: z.string().min(1),
+    type: z.string().min(1),
+    text: opt(z.string()),
+    validFrom: opt(time),
+    validTo: opt(time),
+    recordedAt: time,
+    expiredAt: opt(time),
+    confidence: z.number().finite(),
+    supersedes: opt(z.string()),
+    provenance: graphProvenance,
   }),
   retrieval: z.strictObject({
     id: z.string().min(1),

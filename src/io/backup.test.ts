@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStorage } from '../adapters/storage/postgres/index.js';
 import { openSqliteStorage } from '../adapters/storage/sqlite/index.js';
 import type { Storage } from '../ports/storage.js';
-import { ALL_BACKUP_KINDS, populateEveryKind, snapshotTenant } from '../testing/storage-backup-fixture.js';
+import { ALL_BACKUP_KINDS, populateEveryKind, snapshotTenant, type PopulatedTenant } from '../testing/storage-backup-fixture.js';
 import { NOW, TEST_DIM, TEST_MODEL } from '../testing/storage-factories.js';
 import { freshSchema } from '../../testing/postgres-pglite.js';
 import { adminPool, requireServer, SERVER_URL } from '../../testing/postgres-server.js';
@@ -43,10 +43,11 @@ const schemas: string[] = [];
 let source: Storage;
 let file: string;
 let sourceSnapshot: Awaited<ReturnType<typeof snapshotTenant>>;
+let populated: PopulatedTenant;
 
 beforeAll(async () => {
   source = await sqlite();
-  await populateEveryKind(source, 'acme');
+  populated = await populateEveryKind(source, 'acme');
   await populateEveryKind(source, 'other');
   file = await exportToFile(source, 'acme');
   sourceSnapshot = await snapshotTenant(source, 'acme');
@@ -84,6 +85,34 @@ describe('backup file', () => {
     // Exporting the copy gives the same file (but its export time).
     const copy = await exportToFile(target, 'acme');
     expect(readFileSync(copy, 'utf8')).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('carries the graph: every entity and relation version (the closed edge too) with its times and provenance, names and citations indexed again', async () => {
+    const relations = sourceSnapshot.relation as { id: string; expiredAt?: number; validTo?: number; supersedes?: string; provenance: { eventIds: string[]; factIds: string[] } }[];
+    const closed = relations.find((r) => r.id === populated.closedRelationId)!;
+    const live = relations.find((r) => r.id === populated.liveRelationId)!;
+    expect(closed.expiredAt).toBeDefined();
+    expect(closed.validTo).toBeDefined();
+    expect(closed.provenance).toEqual({ origin: 'extraction', eventIds: [populated.eventIds[0]], factIds: [populated.liveFactId] });
+    expect(live).toMatchObject({ supersedes: closed.id });
+    expect(live.expiredAt).toBeUndefined();
+    expect(sourceSnapshot.entity).toHaveLength(3);
+
+    const target = await sqlite();
+    const report = await importBackup(target, file);
+    expect(report.records.entity).toEqual({ written: 3, existing: 0, kept: 0 });
+    expect(report.records.relation).toEqual({ written: 2, existing: 0, kept: 0 });
+    expect(await snapshotTenant(target, 'acme')).toEqual(sourceSnapshot);
+    // Names resolve (aliases too), history reads as of before the move, and the citations are indexed: forgetting
+    // the cited event removes the edge read from it.
+    const [ana] = await target.findEntities({ tenant: 'acme', names: ["Ana's"] });
+    expect(ana?.name).toBe('Ana Souza');
+    const past = await target.queryRelations({ tenant: 'acme', entityIds: [ana!.id], includeExpired: true, validAt: closed.validTo! - 1 });
+    expect(past.map((r) => r.id)).toEqual([closed.id]);
+    const now = await target.queryRelations({ tenant: 'acme', entityIds: [ana!.id] });
+    expect(now.map((r) => r.id)).toEqual([live.id]);
+    await target.forget({ tenant: 'acme', ids: [populated.eventIds[0]!] }, NOW);
+    expect((await target.getRelations('acme', [closed.id, live.id])).map((r) => r.id)).toEqual([live.id]);
   });
 
   it('restores into another tenant when told to', async () => {
@@ -137,7 +166,7 @@ describe('a bad backup is refused whole', () => {
     const event = JSON.parse(ls[1]!) as { record: Record<string, unknown> };
     event.record.seq = -1;
     await refused(write([ls[0]!, JSON.stringify(event), ...ls.slice(2)]), /line 2\.record\.seq/);
-    await refused(write([ls[0]!, JSON.stringify({ kind: 'entity', record: {} }), ...ls.slice(1)]), /line 2\.kind/);
+    await refused(write([ls[0]!, JSON.stringify({ kind: 'entity_set', record: {} }), ...ls.slice(1)]), /line 2\.kind/);
   });
 
   it('a file cut short (no closing line, or counts that disagree), a newer version, no header, kinds out of order', async () => {

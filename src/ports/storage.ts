@@ -406,6 +406,8 @@ export interface BackupRecordKinds {
   link: Link;
   procedure: Procedure;
   example: Example;
+  entity: Entity;
+  relation: Relation;
   retrieval: RetrievalRecord;
   working_memory: WorkingMemoryRecord;
   audit: AuditRecord;

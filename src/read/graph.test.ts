@@ -61,6 +61,24 @@ describe('graph-aware retrieval', () => {
     expect(asOf.items[0]!.text).toContain('I live in Lisbon.');
   });
 
+  it('search gains the graph too: the statement answering the relation asked comes first; a query naming no entity is unchanged', async () => {
+    t = await openTestMemory();
+    const [, , carol] = await t.memory.logEvents([
+      { type: 'note', content: "Alice's manager review meeting moved to Friday.", ts: '2025-01-01T09:00:00Z' },
+      { type: 'note', content: 'Alice manages Bob.', ts: '2025-01-01T10:00:00Z' },
+      { type: 'note', content: 'Carol manages Alice.', ts: '2025-01-02T10:00:00Z' },
+      { type: 'note', content: 'The meeting notes were shared with the whole team.', ts: '2025-01-03T10:00:00Z' },
+    ]);
+    await t.memory.flush();
+    const hits = await t.memory.search({ query: "Who is Alice's manager?", k: 3 });
+    expect(hits[0]!.doc.refId).toBe(carol!.id);
+    const neutral = async () => (await t!.memory.search({ query: 'what were the meeting notes about', k: 4 })).map((h) => [h.doc.refId, h.score]);
+    const before = await neutral();
+    await t.memory.graph.deleteEntities(['Alice', 'Bob', 'Carol']);
+    expect((await t.memory.graph.readGraph()).entities).toEqual([]);
+    expect(await neutral()).toEqual(before);
+  });
+
   it('looks up every 1–4-word span that is not only stop words', () => {
     expect(new Set(querySpans("Who is Alice's manager?"))).toEqual(new Set(["Who is Alice's", "Who is Alice's manager", "is Alice's", "is Alice's manager", "Alice's", "Alice's manager", 'manager']));
   });

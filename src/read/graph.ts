@@ -83,8 +83,12 @@ interface Cue {
 
 const CUES: Cue[] = [
   { re: /\b(manager|boss|supervisor)\b/i, types: ['manages'], named: 'target' },
-  { re: /\b(reports? to|reporting to|works? under|managed by|supervised by)\b/i, types: ['manages'], named: 'target', verb: true, passive: true },
-  { re: /\b(manages?|managing|supervises?|supervised|leads?)\b/i, types: ['manages'], named: 'source', verb: true },
+  { re: /\b(reports? to|reported to|reporting to|works? under|managed by|supervised by|run by|led by)\b/i, types: ['manages'], named: 'target', verb: true, passive: true },
+  { re: /\b(manages?|managing|managed|supervis(?:es?|ed|ing)|leads?|leading|runs?|running)\b/i, types: ['manages'], named: 'source', verb: true },
+  { re: /\b(maintain(?:s|ed|ing|er|ers)?)\b/i, types: ['maintains'], named: 'source', verb: true },
+  { re: /\b(coach(?:es|ed|ing)?)\b/i, types: ['coaches'], named: 'source', verb: true },
+  { re: /\b(sponsor(?:s|ed|ing)?)\b/i, types: ['sponsors'], named: 'source', verb: true },
+  { re: /\b(suppl(?:y|ies|ied|ier|iers|ying))\b/i, types: ['supplies'], named: 'source', verb: true },
   { re: /\b(direct reports?|team|reports)\b/i, types: ['manages'], named: 'source' },
   { re: /\b(work|works|worked|working|job|employer|employed|company|firm)\b/i, types: ['works_at'], named: 'either' },
   { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in'], named: 'either' },
@@ -327,6 +331,21 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
     }
   }
   return out.sort((a, b) => b.scores.final - a.scores.final);
+}
+
+/**
+ * `search`'s graph step: the relations around the entities the query names, and the memories supporting the
+ * strongest of them join the ranked list (as `withGraphSupport` does for getContext). The list comes back as it was
+ * when the query names no stored entity or asks for none of their relations.
+ */
+export async function withGraphCandidates(
+  deps: ReadDeps,
+  req: SupportRequest & { query: string; timeWindow?: TimeWindow | null | undefined; validAt?: number | undefined },
+  ranked: readonly Candidate[],
+): Promise<Candidate[]> {
+  const hits = await graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt });
+  if (!hits.some((h) => h.strong)) return [...ranked];
+  return withGraphSupport(deps, req, ranked, hits);
 }
 
 /** At most this share of the token budget goes to the Entities section; the memories keep the rest. */

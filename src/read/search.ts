@@ -10,6 +10,7 @@ import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
 import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
+import { withGraphCandidates } from './graph.js';
 import { rerankCandidates } from './rerank.js';
 import { readScopes } from './scopes.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
@@ -127,6 +128,12 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
   const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
-  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
+  let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
+  // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph.ts); a query
+  // naming no stored entity is left as it is.
+  if (mode === 'hybrid') {
+    const { tenant, query, filter, kinds, rescore, scoreNew } = expansion;
+    out = await withGraphCandidates(deps, { tenant, query, filter, kinds, rescore, scope: scopes.semantic, timeWindow, validAt: req.asOf, scoreNew: (c, r) => scoreNew({ ...c, origin: 'semantic' }, r) }, out);
+  }
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }

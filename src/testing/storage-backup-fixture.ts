@@ -2,14 +2,17 @@
  * A tenant holding every record kind a backup carries, in the states that make a copy lossy when mishandled:
  * a redacted event, a forgotten one (a gap in the seqs), an expired one not yet swept, a superseded fact
  * version with its successor's counters changed, evidence, open and closed episodes, a reinforced link,
- * procedures, examples, a retrieval record, a working memory at version 2 and the audit records all this left.
+ * procedures, examples, entities (aliases, observations, a summary) and relations (a closed edge and its
+ * successor, valid times, citations of an event and a fact), a retrieval record, a working memory at version 2
+ * and the audit records all this left.
  */
 import { newId } from '../core/ids.js';
 import type { BackupKind, BackupRecordKinds, Storage } from '../ports/storage.js';
 import { BASE_TS, makeEvent, makeEvents, makeFact, NOW, reviseFact } from './storage-factories.js';
+import { makeEntity, makeRelation } from './storage-conformance-graph.js';
 import { makeEpisode, makeEvidence, makeExample, makeLink, makeProcedure } from './storage-factories-learn.js';
 
-export const ALL_BACKUP_KINDS = ['event', 'fact', 'fact_evidence', 'episode', 'link', 'procedure', 'example', 'retrieval', 'working_memory', 'audit'] as const satisfies readonly BackupKind[];
+export const ALL_BACKUP_KINDS = ['event', 'fact', 'fact_evidence', 'episode', 'link', 'procedure', 'example', 'entity', 'relation', 'retrieval', 'working_memory', 'audit'] as const satisfies readonly BackupKind[];
 
 export interface PopulatedTenant {
   eventIds: string[];
@@ -17,6 +20,8 @@ export interface PopulatedTenant {
   forgottenId: string;
   liveFactId: string;
   supersededFactId: string;
+  closedRelationId: string;
+  liveRelationId: string;
 }
 
 export async function populateEveryKind(storage: Storage, tenant: string): Promise<PopulatedTenant> {
@@ -47,11 +52,21 @@ export async function populateEveryKind(storage: Storage, tenant: string): Promi
   await storage.putProcedure(makeProcedure({ tenant, lastUsedAt: NOW - 100 }));
   await storage.putExample(makeExample({ tenant, userId: 'u1' }));
   await storage.putExample(makeExample({ tenant, polarity: 'negative', reason: 'wrong answer' }));
+  const cites = { origin: 'extraction' as const, eventIds: [events[0]!.id], factIds: [v2.id] };
+  const [ana, lisbon, porto] = await storage.putEntities([
+    makeEntity({ tenant, name: 'Ana Souza', aliases: ['Ana'], observations: ['speaks Portuguese'], summary: 'a customer', provenance: cites, userId: 'u1' }),
+    makeEntity({ tenant, name: 'Lisbon', entityType: 'place', userId: 'u1', createdAt: BASE_TS + 1, updatedAt: BASE_TS + 2 }),
+    makeEntity({ tenant, name: 'Porto', entityType: 'place', userId: 'u1' }),
+  ]);
+  const first = makeRelation({ tenant, userId: 'u1', sourceId: ana!.id, targetId: lisbon!.id, type: 'lives_in', text: 'Ana lives in Lisbon.', validFrom: BASE_TS, provenance: cites });
+  await storage.putRelations([{ relation: first }]);
+  const moved = makeRelation({ tenant, userId: 'u1', sourceId: ana!.id, targetId: porto!.id, type: 'lives_in', text: 'Ana moved to Porto.', validFrom: BASE_TS + 500, recordedAt: BASE_TS + 600, confidence: 0.7 });
+  await storage.putRelations([{ relation: moved, exclusive: true }]);
   await storage.putRetrieval({ id: newId('retrieval'), tenant, query: 'what about refunds', createdAt: NOW - 50, itemIds: [v2.id, events[0]!.id], config: { k: 5, nested: { on: true } } });
   const wm = await storage.putWorkingMemory({ tenant, sessionId: 's1', state: { notes: ['first'] }, updatedAt: NOW - 40 }, 0);
   await storage.putWorkingMemory({ tenant, sessionId: 's1', state: { notes: ['first', 'second'], goal: 'refund' }, updatedAt: NOW - 30, expiresAt: NOW + 60_000 }, wm.version);
   await storage.putWorkingMemory({ tenant, sessionId: 's2', state: {}, updatedAt: NOW - 20 }, 0);
-  return { eventIds: events.map((e) => e.id), redactedId, forgottenId, liveFactId: v2.id, supersededFactId: v1.id };
+  return { eventIds: events.map((e) => e.id), redactedId, forgottenId, liveFactId: v2.id, supersededFactId: v1.id, closedRelationId: first.id, liveRelationId: moved.id };
 }
 
 /** Every record of `kind` the tenant holds, page by page (small pages, so paging itself is exercised). */

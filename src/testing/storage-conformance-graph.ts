@@ -168,6 +168,56 @@ export function describeGraph(h: StorageHarness): void {
       expect(await h.storage.queryRelations({ tenant: 'tenant-a', includeExpired: true })).toEqual([]);
     });
 
+    it('forgetting one of two events a relation cites keeps it: the citation and the statement go, the other citation stays', async () => {
+      const [e1, e2] = await h.storage.appendEvents([makeEvent({ content: 'Eve works at Hooli.' }), makeEvent({ content: 'Eve still works at Hooli.' })]);
+      const [eve, hooli] = await h.storage.putEntities([
+        makeEntity({ name: 'Eve', provenance: { origin: 'extraction', eventIds: [e1!.id], factIds: [] } }),
+        makeEntity({ name: 'Hooli', entityType: 'organization', provenance: { origin: 'extraction', eventIds: [e1!.id], factIds: [] } }),
+      ]);
+      const rel = makeRelation({ sourceId: eve!.id, targetId: hooli!.id, type: 'works_at', text: 'Eve works at Hooli.', provenance: { origin: 'extraction', eventIds: [e1!.id, e2!.id], factIds: [] } });
+      await h.storage.putRelations([{ relation: rel }]);
+      const report = await h.storage.forget({ tenant: 'tenant-a', ids: [e1!.id] }, NOW);
+      expect(report.relations ?? 0).toBe(0);
+      const [kept] = await h.storage.getRelations('tenant-a', [rel.id]);
+      expect(kept!.provenance.eventIds).toEqual([e2!.id]);
+      expect(kept!.text).toBeUndefined();
+      // The entities lost their only citation, but the relation that stays still joins them.
+      expect((await h.storage.getEntities('tenant-a', [eve!.id, hooli!.id])).map((e) => e.provenance.eventIds)).toEqual([[], []]);
+      // Forgetting the other event leaves the relation unsupported: it goes, and the entities with it.
+      expect(await h.storage.forget({ tenant: 'tenant-a', ids: [e2!.id] }, NOW)).toMatchObject({ relations: 1, entities: 2 });
+      expect(await h.storage.queryRelations({ tenant: 'tenant-a', includeExpired: true })).toEqual([]);
+    });
+
+    it('the retention sweep drops citations of expired events: an unsupported relation (closed edges too) goes, a supported one stays', async () => {
+      const [old, kept] = await h.storage.appendEvents([
+        makeEvent({ content: 'Fay lives in Oslo. Fay works at Globex.', expiresAt: NOW - 1 }),
+        makeEvent({ content: 'Fay works at Globex.' }),
+      ]);
+      const from = (...ids: string[]) => ({ origin: 'extraction' as const, eventIds: ids, factIds: [] });
+      const [fay, oslo, bergen, globex] = await h.storage.putEntities([
+        makeEntity({ name: 'Fay', provenance: from(old!.id, kept!.id) }),
+        makeEntity({ name: 'Oslo', entityType: 'place', provenance: from(old!.id) }),
+        makeEntity({ name: 'Bergen', entityType: 'place', provenance: { origin: 'user', eventIds: [], factIds: [] } }),
+        makeEntity({ name: 'Globex', entityType: 'organization', provenance: from(old!.id, kept!.id) }),
+      ]);
+      const lives = makeRelation({ sourceId: fay!.id, targetId: oslo!.id, type: 'lives_in', provenance: from(old!.id) });
+      const works = makeRelation({ sourceId: fay!.id, targetId: globex!.id, type: 'works_at', text: 'Fay works at Globex.', provenance: from(old!.id, kept!.id) });
+      const stated = makeRelation({ sourceId: fay!.id, targetId: bergen!.id, type: 'lives_in', recordedAt: BASE_TS + 1, provenance: { origin: 'user', eventIds: [], factIds: [] } });
+      await h.storage.putRelations([{ relation: lives }, { relation: works }]);
+      // A user-stated move closes the edge read from the expiring event: the closed edge is unsupported history.
+      await h.storage.putRelations([{ relation: stated, exclusive: true }]);
+      expect((await h.storage.getRelations('tenant-a', [lives.id]))[0]!.expiredAt).toBeDefined();
+      await h.storage.sweepExpired(NOW);
+      expect(await h.storage.getRelations('tenant-a', [lives.id])).toEqual([]);
+      const [work] = await h.storage.getRelations('tenant-a', [works.id]);
+      expect(work!.provenance.eventIds).toEqual([kept!.id]);
+      expect((await h.storage.getRelations('tenant-a', [stated.id])).map((r) => r.id)).toEqual([stated.id]);
+      expect(await h.storage.getEntities('tenant-a', [oslo!.id])).toEqual([]);
+      expect((await h.storage.getEntities('tenant-a', [fay!.id]))[0]!.provenance.eventIds).toEqual([kept!.id]);
+      // Nothing left cites the swept event: forgetting it now changes nothing in the graph.
+      expect(JSON.stringify(await h.storage.queryRelations({ tenant: 'tenant-a', includeExpired: true }))).not.toContain(old!.id);
+    });
+
     it('forgets by entity id, by scope and the whole tenant', async () => {
       const [x, y] = await h.storage.putEntities([makeEntity({ name: 'X', userId: 'u1' }), makeEntity({ name: 'Y', userId: 'u2' })]);
       const [z] = await h.storage.putEntities([makeEntity({ name: 'Z', userId: 'u2' })]);

@@ -7,7 +7,7 @@ import type { MemoryEvent } from '../../core/types.js';
 import type { Storage } from '../../ports/storage.js';
 import { makeEvent } from '../../testing/storage-factories.js';
 import { llmExtractor, ruleExtractor } from './extract-llm.js';
-import { GraphLearner } from './learn.js';
+import { firstNameAlias, GraphLearner } from './learn.js';
 
 let server: Loopback | undefined;
 let storage: Storage | undefined;
@@ -37,6 +37,19 @@ async function appended(s: Storage, turns: [string | undefined, string][]): Prom
 const names = async (s: Storage, ids: string[]) => new Map((await s.getEntities('tenant-a', ids)).map((e) => [e.id, e.name]));
 
 describe('GraphLearner with the rules', () => {
+  it('a person named in full and later by the first name is one entity (the first name is an alias; titles are not)', async () => {
+    expect(firstNameAlias('Sam Ortiz', 'person')).toEqual(['Sam']);
+    expect(firstNameAlias('Dr. Lim', 'person')).toEqual([]);
+    expect(firstNameAlias('Umbrella Health', 'organization')).toEqual([]);
+    const s = await store();
+    const learner = new GraphLearner(s, clock, ruleExtractor(), 'extraction');
+    await learner.learn('tenant-a', await appended(s, [[undefined, 'Sam Ortiz reports to Rita.'], [undefined, 'Sam lives in Austin.']]));
+    const [sam] = await s.findEntities({ tenant: 'tenant-a', names: ['Sam'] });
+    expect(sam?.name).toBe('Sam Ortiz');
+    const edges = await s.queryRelations({ tenant: 'tenant-a', entityIds: [sam!.id] });
+    expect(edges.map((r) => r.type).sort()).toEqual(['lives_in', 'manages']);
+  });
+
   it('stores entities once per name and directed relations citing their events; a move closes the old home', async () => {
     const s = await store();
     const learner = new GraphLearner(s, clock, ruleExtractor(), 'extraction');

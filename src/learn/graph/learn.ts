@@ -24,6 +24,18 @@ export interface GraphLearnReport {
   closed: number;
 }
 
+/**
+ * A person named in full is also called by the first name ("Sam Ortiz" … later "Sam"): the first name is an alias,
+ * so both resolve to one entity. Not a title ("Dr. Lim", "Mr Ortega") nor an initial.
+ */
+export function firstNameAlias(name: string, entityType: string): string[] {
+  if (entityType !== 'person') return [];
+  const words = name.trim().split(/\s+/);
+  const first = words[0] ?? '';
+  if (words.length < 2 || first.length < 2 || /\.$/.test(first) || /^(?:mr|mrs|ms|dr|prof|sir|st|saint|uncle|aunt)$/i.test(first)) return [];
+  return [first];
+}
+
 const scopeKey = (e: MemoryEvent) => `${e.userId ?? ''}\u0001${e.agentId ?? ''}`;
 const streamKey = (e: MemoryEvent) => `${e.sessionId ?? ''}\u0001${e.userId ?? ''}`;
 
@@ -63,7 +75,7 @@ export class GraphLearner {
           agentId: event.agentId,
           name: ent.name,
           entityType: ent.entityType,
-          aliases: [],
+          aliases: firstNameAlias(ent.name, ent.entityType),
           observations: [],
           provenance: { origin, eventIds: [event.id], factIds: [] },
           createdAt: now,

@@ -22,6 +22,24 @@ describe('rule extraction', () => {
     expect(edges('Sam uses Python at work.')).toEqual(['Sam uses Python']);
   });
 
+  it('reads a role at an organisation, passives, modals, pronoun objects and coordinated clauses', () => {
+    expect(edges('Rita Gómez is the CTO at Globex; she signs off on budgets.')).toEqual(['Rita Gómez works_at Globex']);
+    expect(edges("I'm the sous-chef at Le Petit Four.", 'Kai')).toEqual(['Kai works_at Le Petit Four']);
+    // A role needs a person holding it and a verb: "the capital of" a place is not a job.
+    expect(edges('Paris is the capital of France.')).toEqual([]);
+    expect(edges('Felix will be supervised by Yuki until spring.')).toEqual(['Yuki manages Felix']);
+    expect(edges('Bob reports to me as of today.', 'Carol')).toEqual(['Carol manages Bob']);
+    expect(edges("I'll keep managing Dan.", 'Alice')).toEqual(['Alice manages Dan']);
+    // "her team" is not a person: the pronoun object stands alone only before a pause or a preposition.
+    expect(edges('Bob manages her team.', 'Carol', ['Ann'])).toEqual(['Bob manages team']);
+    expect(edges('Sam Ortiz runs procurement at Globex and reports to Rita.')).toEqual(['Sam Ortiz works_at Globex', 'Rita manages Sam Ortiz']);
+    expect(edges('Big change: Rita left Globex and joined Initech as their CTO.')).toEqual(['Rita works_at Initech']);
+    expect(edges('I manage Bob and Dan on the platform team.', 'Alice')).toEqual(['Alice manages Bob', 'Alice manages Dan']);
+    // Two clauses with their own subjects stay apart.
+    expect(edges('Tariq coaches the Harbor Hawks and Bea coaches the Millfield Foxes.')).toEqual(['Tariq coaches Harbor Hawks', 'Bea coaches Millfield Foxes']);
+    expect(edges('Salt & Ember is in Bordeaux and is managed by Claire Fontaine.')).toEqual(['Claire Fontaine manages Salt & Ember']);
+  });
+
   it('resolves "I" and "my" to the speaker and "my wife Maria" to Maria', () => {
     expect(edges('My wife Maria and I moved to Portland in May.', 'John').sort()).toEqual(['John lives_in Portland', 'John married_to Maria']);
     expect(edges('I really like pottery.', 'Melanie')).toEqual(['Melanie likes pottery']);

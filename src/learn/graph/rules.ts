@@ -52,14 +52,15 @@ export const TARGET_EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['manages']);
 /** How a relation of this type is written (see `RelationWrite.exclusive`). */
 export const exclusivity = (type: string): boolean | 'target' => (EXCLUSIVE_TYPES.has(type) ? true : TARGET_EXCLUSIVE_TYPES.has(type) ? 'target' : false);
 
-const NAME = String.raw`(?:[A-Z][\p{L}\p{M}'’.-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+)?[A-Z][\p{L}\p{M}'’.-]*){0,3})`;
+const NAME = String.raw`(?:[A-Z][\p{L}\p{M}'’.-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+|&\s+)?[A-Z][\p{L}\p{M}'’.-]*){0,3})`;
 const PRONOUN = String.raw`(?:I|we|he|she|they|He|She|They|We)`;
 const DETERMINED = String.raw`(?:[Tt]he|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Tt]his|[Tt]hat)\s+[a-z][\p{L}\p{N}-]*`;
 const SUBJECT = String.raw`(${NAME}|${PRONOUN}|${DETERMINED})`;
 /** A lower-case object: one to four words, cut at the first stop word below. */
 const THING = String.raw`((?:[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*)(?:\s+[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*){0,4})`;
 const OBJECT = String.raw`(?:(?:the|a|an|my|his|her|their|our)\s+)?(${NAME}|${THING})`;
-const ADV = String.raw`(?:(?:really|also|still|now|just|currently|actually|absolutely|totally|recently|finally|always)\s+)?`;
+/** Up to two adverbs, modals or aspect verbs between subject and verb ("will now report to", "keep managing"). */
+const ADV = String.raw`(?:(?:really|also|still|now|just|currently|actually|absolutely|totally|recently|finally|always|officially|directly|will|would|to|keep|keeps|kept|continue|continues)\s+){0,2}`;
 
 const STOP = new Set(
   (
@@ -99,6 +100,8 @@ const ROLE = Object.keys(FAMILY).join('|');
 
 interface Pattern {
   re: RegExp;
+  /** The verb phrase coordinated after another clause, its subject left out ("… and reports to Rita"). */
+  coordinated: RegExp;
   /** The verb alone: a cheap test before the full pattern runs. */
   verb: RegExp;
   type: string;
@@ -109,8 +112,12 @@ interface Pattern {
   subjectType: string;
 }
 
+/** A group named after its name ("the Catalog team owns …"): the name is the subject. */
+const GROUP_NOUN = String.raw`(?:\s+(?:team|group|squad|lab|department|family))?`;
+
 const p = (verbs: string, type: string, objectType: string, reverse = false, subjectType = 'person'): Pattern => ({
-  re: new RegExp(String.raw`\b${SUBJECT}\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
+  re: new RegExp(String.raw`\b${SUBJECT}${GROUP_NOUN}\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
+  coordinated: new RegExp(String.raw`(?:\b(?:and|but|then)|,)\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
   verb: new RegExp(String.raw`\b(?:${verbs})\s`, 'u'),
   type,
   objectType,
@@ -119,10 +126,20 @@ const p = (verbs: string, type: string, objectType: string, reverse = false, sub
 });
 
 const PATTERNS: Pattern[] = [
-  p(String.raw`works?\s+(?:at|for)|worked\s+(?:at|for)|is\s+employed\s+(?:at|by)|got\s+a\s+job\s+at|joined|started\s+working\s+at|(?:is|was)\s+hired\s+by`, 'works_at', 'organization'),
-  p(String.raw`manages?|managed|supervises?|leads?|is\s+the\s+(?:manager|boss)\s+of|(?:is|was)\s+in\s+charge\s+of`, 'manages', 'person'),
-  p(String.raw`reports?\s+to|reported\s+to|works?\s+under|is\s+managed\s+by|was\s+managed\s+by`, 'manages', 'person', true),
-  p(String.raw`lives?\s+in|lived\s+in|moved\s+to|relocated\s+to|is\s+living\s+in|settled\s+in|(?:am|is|are)\s+based\s+in`, 'lives_in', 'place'),
+  p(
+    String.raw`works?\s+(?:remotely\s+)?(?:at|for)|worked\s+(?:remotely\s+)?(?:at|for)|(?:(?:am|is|are)\s+)?working\s+(?:remotely\s+)?(?:at|for)|is\s+employed\s+(?:at|by)|got\s+a\s+job\s+at|joined|started\s+working\s+at|(?:is|was)\s+hired\s+by|runs\s+[a-z-]+\s+at`,
+    'works_at',
+    'organization',
+  ),
+  p(String.raw`manages?|managed|managing|supervises?|supervising|leads?|is\s+the\s+(?:manager|boss)\s+of|(?:is|was)\s+in\s+charge\s+of`, 'manages', 'person'),
+  p(String.raw`reports?\s+to|reported\s+to|reporting\s+to|works?\s+under|(?:is|was|are|were|be)\s+(?:managed|supervised|led)\s+by`, 'manages', 'person', true),
+  p(String.raw`maintains?|maintained|(?:is|am|are)\s+maintaining`, 'maintains', 'thing'),
+  p(String.raw`(?:is|was|be)\s+maintained\s+by`, 'maintains', 'person', true, 'thing'),
+  p(String.raw`coach(?:es)?|coached|(?:is|am|are)\s+coaching`, 'coaches', 'organization'),
+  p(String.raw`(?:is|are|was|were|be)\s+coached\s+by`, 'coaches', 'person', true, 'organization'),
+  p(String.raw`sponsors|sponsored|(?:is|are)\s+sponsoring`, 'sponsors', 'organization', false, 'organization'),
+  p(String.raw`supplies|supplied|(?:is|are)\s+supplying`, 'supplies', 'organization', false, 'organization'),
+  p(String.raw`lives?\s+in|lived\s+in|moved\s+to|relocated\s+to|is\s+living\s+in|settled\s+in|(?:(?:am|is|are)\s+)?based\s+in`, 'lives_in', 'place'),
   p(String.raw`(?:is|am|are|was|were)\s+from|grew\s+up\s+in|comes\s+from|was\s+born\s+in`, 'from', 'place'),
   p(String.raw`(?:is|am|was|got)\s+married\s+to|married|wed`, 'married_to', 'person'),
   p(String.raw`(?:is|am|was|are)\s+(?:dating|engaged\s+to)`, 'dating', 'person'),
@@ -131,6 +148,7 @@ const PATTERNS: Pattern[] = [
   p(String.raw`prefers?|preferred`, 'prefers', 'thing'),
   p(String.raw`(?:hates?|dislikes?|hated|disliked|can't\s+stand)`, 'dislikes', 'thing'),
   p(String.raw`owns?|owned|bought|adopted|(?:has|have)\s+(?:a|an|two|three)\s+(?=\w)`, 'owns', 'thing'),
+  p(String.raw`(?:is|are|was|were)\s+owned\s+by`, 'owns', 'person', true, 'thing'),
   p(String.raw`uses|use|used|(?:is|am|are)\s+using|switched\s+to`, 'uses', 'thing'),
   p(String.raw`depends?\s+on|relies\s+on|rely\s+on|requires?`, 'depends_on', 'thing', false, 'thing'),
   p(String.raw`caused|causes|led\s+to|resulted\s+in|triggered|broke`, 'caused', 'thing', false, 'thing'),
@@ -148,6 +166,15 @@ const ROLE_NAMED = new RegExp(String.raw`\b(${POSSESSOR}|${NAME}'s|${NAME}’s)\
 const ROLE_IS = new RegExp(String.raw`\b(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\s+(?:is|was)\s+(${NAME})`, 'gu');
 /** "Carol is Alice's manager", "Maria is my wife". */
 const IS_ROLE = new RegExp(String.raw`\b(${NAME}|${PRONOUN})\s+(?:is|was|became)\s+(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\b`, 'gu');
+
+/** "X is the CTO at Globex", "I'm the sous-chef at Le Petit Four": a role at a named organisation (works_at). */
+const ROLE_AT = new RegExp(
+  String.raw`\b${SUBJECT}\s+(?:((?:is|am|are|was|were))\s+)?(?:now\s+)?(?:the|a|an|our|their|its)\s+(?:new\s+)?(?:[\p{L}-]+\s+){1,3}?(?:at|for|of)\s+(?:the\s+)?(${NAME})`,
+  'gu',
+);
+/** A pronoun object ("reports to me"): resolved like a subject when nothing but a preposition or the end follows. */
+const OBJECT_PRONOUNS = new Set(['me', 'us', 'him', 'her', 'them']);
+const CONTRACTION = /['’](?:ll|ve|m|d|re)$/;
 
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'we', 'our', 'us']);
 const THIRD_PERSON = new Set(['he', 'she', 'they', 'his', 'her', 'their', 'him', 'them']);
@@ -219,7 +246,8 @@ class Resolver {
 
   /** The entity a subject, possessor or object names; undefined when it cannot be resolved reliably. */
   resolve(raw: string): string | undefined {
-    const word = raw.toLowerCase();
+    // "I'm", "we'll", "she's": the pronoun.
+    const word = raw.toLowerCase().replace(CONTRACTION, '').replace(/['’]s$/, (m) => (THIRD_PERSON.has(raw.toLowerCase().slice(0, -2)) ? '' : m));
     if (FIRST_PERSON.has(word)) return this.speaker;
     if (THIRD_PERSON.has(word)) {
       const others = [...new Map(this.people.filter((n) => nameKey(n) !== nameKey(this.speaker ?? '')).map((n) => [nameKey(n), n])).values()];
@@ -229,6 +257,28 @@ class Resolver {
     if (name === '' || NOT_NAMES.has(name.toLowerCase())) return undefined;
     return name;
   }
+}
+
+const LEADING_SUBJECT = new RegExp(String.raw`^(${NAME}|${PRONOUN})${GROUP_NOUN}\s`, 'u');
+
+/** Who or what a clause opens with ("Rita Gómez left …" → Rita Gómez), if it opens with a name or pronoun. */
+function leadingSubject(clause: string, resolver: Resolver): string | undefined {
+  const m = LEADING_SUBJECT.exec(clause);
+  if (!m || LEADING.has(m[1]!.toLowerCase())) return undefined;
+  return resolver.resolve(m[1]!);
+}
+
+const ALSO_NAMED = new RegExp(String.raw`^(?:,\s*|\s+and\s+|,\s+and\s+)(${NAME})(?=[.,;:!?]|$|\s+(?:and|on|in|at|for|from|to|as|now|today|directly|since|until)\b)`, 'u');
+
+/** Names listed right after an object ("Bob and Dan on the team": Dan), each followed by a pause or a preposition. */
+function alsoNamed(tail: string): string[] {
+  const out: string[] = [];
+  let rest = tail;
+  for (let m = ALSO_NAMED.exec(rest); m && out.length < 4; m = ALSO_NAMED.exec(rest)) {
+    out.push(m[1]!);
+    rest = rest.slice(m[0].length);
+  }
+  return out;
 }
 
 /** Sentences of a turn (short turns are one sentence). */
@@ -268,13 +318,53 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
   };
   const typeOf = (name: string, fallback: string) => typed.get(nameKey(name))?.entityType ?? fallback;
 
+  /** The object a pattern captured: a name, a pronoun standing alone ("reports to me"), or a lower-case thing. */
+  const objectOf = (raw: string): string | undefined => {
+    const [first = '', next] = raw.split(/\s+/);
+    const bare = first.replace(/[.,;:!?)"]+$/g, '');
+    if (OBJECT_PRONOUNS.has(bare.toLowerCase()) && (bare !== first || next === undefined || STOP.has(next.toLowerCase()))) return resolver.resolve(bare);
+    return isCapitalized(raw) && !FIRST_PERSON.has(raw.toLowerCase()) ? resolver.resolve(raw) : cleanThing(raw);
+  };
+  const isPerson = (raw: string, resolved: string) => FIRST_PERSON.has(raw.toLowerCase().replace(CONTRACTION, '')) || THIRD_PERSON.has(raw.toLowerCase()) || typeOf(resolved, '') === 'person';
+
   for (const sentence of sentences(turn.text)) {
     for (const pat of PATTERNS) {
       if (!pat.verb.test(sentence)) continue;
       for (const m of sentence.matchAll(pat.re)) {
         const subject = resolver.resolve(m[1]!);
-        const rawObject = m[2]!;
-        const object = isCapitalized(rawObject) && !FIRST_PERSON.has(rawObject.toLowerCase()) ? resolver.resolve(rawObject) : cleanThing(rawObject);
+        const object = objectOf(m[2]!);
+        if (!subject || !object) continue;
+        add(subject, typeOf(subject, pat.subjectType));
+        add(object, typeOf(object, pat.objectType));
+        relate(subject, object, pat.type, sentence, pat.reverse === true);
+        // "I manage Bob and Dan": a named object coordinated with another name.
+        if (isCapitalized(m[2]!)) {
+          for (const more of alsoNamed(sentence.slice(m.index + m[0].length))) {
+            const other = resolver.resolve(more);
+            if (!other) continue;
+            add(other, typeOf(other, pat.objectType));
+            relate(subject, other, pat.type, sentence, pat.reverse === true);
+          }
+        }
+      }
+    }
+    for (const m of sentence.matchAll(ROLE_AT)) {
+      const subject = resolver.resolve(m[1]!);
+      // A role needs its verb, or a contracted one ("I'm the …"); and a person holding it.
+      if (!subject || (m[2] === undefined && !/['’](?:m|s|re)$/i.test(m[1]!)) || !isPerson(m[1]!, subject)) continue;
+      const org = resolver.resolve(m[3]!);
+      if (!org) continue;
+      add(subject, typeOf(subject, 'person'));
+      add(org, typeOf(org, 'organization'));
+      relate(subject, org, 'works_at', sentence, false);
+    }
+    for (const pat of PATTERNS) {
+      if (!pat.verb.test(sentence)) continue;
+      for (const m of sentence.matchAll(pat.coordinated)) {
+        // The subject the clause opened with ("…; Femi is our lead engineer and reports to me": Femi).
+        const clause = sentence.slice(0, m.index).split(/;|:\s/).pop()!.trim();
+        const subject = leadingSubject(clause, resolver);
+        const object = objectOf(m[1]!);
         if (!subject || !object) continue;
         add(subject, typeOf(subject, pat.subjectType));
         add(object, typeOf(object, pat.objectType));

@@ -33,6 +33,20 @@ import { assertEvidence, assertEpisode, assertExample, assertLinks, assertProced
 import { assertEventBatch, assertFact } from '../validate-input.js';
 import { addFactEvidence } from './evidence.js';
 import { closeVersion } from './facts.js';
+import {
+  assertEntities,
+  assertRelations,
+  ENTITY_COLUMNS,
+  entityParams,
+  RELATION_COLUMNS,
+  relationParams,
+  rowToEntity,
+  rowToRelation,
+  writeNames,
+  writeSources,
+  type EntityRow,
+  type RelationRow,
+} from './graph.js';
 import { putEpisode, putExample, putProcedure } from './learned.js';
 import { insertAudit, putRetrieval, rowToAudit, rowToRetrieval, type AuditRow, type RetrievalRow } from './logs.js';
 
@@ -120,6 +134,8 @@ export function storedEventState(stored: { seq: BigIntish; content_hash: string 
 
 const INSERT_FACT = insertSql('facts', FACT_COLUMNS);
 const INSERT_LINK = insertSql('links', LINK_COLUMNS);
+const INSERT_ENTITY = insertSql('entities', ENTITY_COLUMNS);
+const INSERT_RELATION = insertSql('relations', RELATION_COLUMNS);
 
 const each =
   <T>(check: (r: T) => void) =>
@@ -193,6 +209,31 @@ export const BACKUP_REGISTRY: { [K in SharedKind]: BackupEntry<K> } = {
       const stored = yield* byId<ExampleRow>('examples', x.tenant, x.id);
       if (stored) return same(rowToExample(stored), x);
       yield* putExample(x);
+      return 'written';
+    },
+  },
+  entity: {
+    list: (_d, tenant, after, limit) => pageByPk<EntityRow & { pk: BigIntish }, BackupRecordKinds['entity']>('entities', tenant, after, limit, rowToEntity),
+    validate: assertEntities,
+    *restore(_d, e) {
+      const stored = yield* byId<EntityRow>('entities', e.tenant, e.id);
+      if (stored) return same(rowToEntity(stored), e);
+      // As it was: no merge by name (the export holds each entity once), its names and citations indexed again.
+      yield* exec(sql(INSERT_ENTITY, ...entityParams(e)));
+      yield* writeNames(e);
+      yield* writeSources(e.tenant, e.id, e.provenance);
+      return 'written';
+    },
+  },
+  relation: {
+    list: (_d, tenant, after, limit) => pageByPk<RelationRow & { pk: BigIntish }, BackupRecordKinds['relation']>('relations', tenant, after, limit, rowToRelation),
+    validate: (records) => assertRelations(records.map((relation) => ({ relation }))),
+    *restore(_d, r) {
+      const stored = yield* byId<RelationRow>('relations', r.tenant, r.id);
+      if (stored) return same(rowToRelation(stored), r);
+      // Every version as listed (a closed edge keeps its expiredAt and validTo; nothing is closed or merged again).
+      yield* exec(sql(INSERT_RELATION, ...relationParams(r)));
+      yield* writeSources(r.tenant, r.id, r.provenance);
       return 'written';
     },
   },

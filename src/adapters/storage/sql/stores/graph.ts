@@ -47,8 +47,8 @@ export interface RelationRow extends ScopeRow {
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 const num = (v: number | string | null): number | undefined => (v === null ? undefined : Number(v));
-const ENTITY_COLUMNS = [...SCOPE_PARAMS, 'id', 'name', 'name_key', 'entity_type', 'aliases', 'observations', 'summary', 'provenance', 'created_at', 'updated_at'];
-const RELATION_COLUMNS = [
+export const ENTITY_COLUMNS = [...SCOPE_PARAMS, 'id', 'name', 'name_key', 'entity_type', 'aliases', 'observations', 'summary', 'provenance', 'created_at', 'updated_at'];
+export const RELATION_COLUMNS = [
   ...SCOPE_PARAMS, 'id', 'source_id', 'target_id', 'type', 'text', 'valid_from', 'valid_to', 'recorded_at', 'expired_at', 'confidence', 'supersedes', 'provenance',
 ];
 
@@ -85,12 +85,12 @@ export function rowToRelation(r: RelationRow): Relation {
   };
 }
 
-const entityParams = (e: Entity): Param[] => [
+export const entityParams = (e: Entity): Param[] => [
   ...scopeParams(e), e.id, e.name, nameKey(e.name), e.entityType, JSON.stringify(e.aliases), JSON.stringify(e.observations),
   toNull(e.summary), JSON.stringify(e.provenance), e.createdAt, e.updatedAt,
 ];
 
-const relationParams = (r: Relation): Param[] => [
+export const relationParams = (r: Relation): Param[] => [
   ...scopeParams(r), r.id, r.sourceId, r.targetId, r.type, toNull(r.text), toNull(r.validFrom), toNull(r.validTo), r.recordedAt,
   toNull(r.expiredAt), r.confidence, toNull(r.supersedes), JSON.stringify(r.provenance),
 ];
@@ -153,7 +153,7 @@ function mergeProvenance(a: GraphProvenance, b: GraphProvenance): GraphProvenanc
 }
 
 /** Indexes a record's citations (events and facts): with `previous`, only what changed is written. */
-function* writeSources(tenant: string, recordId: string, p: GraphProvenance, previous?: GraphProvenance): Step<void> {
+export function* writeSources(tenant: string, recordId: string, p: GraphProvenance, previous?: GraphProvenance): Step<void> {
   const before = new Set(previous ? union(previous.eventIds, previous.factIds) : []);
   const after = union(p.eventIds, p.factIds);
   if (!previous) yield* exec(sql('DELETE FROM engram.graph_sources WHERE tenant = ? AND record_id = ?', tenant, recordId));
@@ -169,7 +169,7 @@ function* writeSources(tenant: string, recordId: string, p: GraphProvenance, pre
 }
 
 /** Re-indexes the name and alias keys of an entity. */
-function* writeNames(e: Entity): Step<void> {
+export function* writeNames(e: Entity): Step<void> {
   yield* exec(sql('DELETE FROM engram.entity_names WHERE tenant = ? AND entity_id = ?', e.tenant, e.id));
   for (const key of new Set([e.name, ...e.aliases].map(nameKey).filter((k) => k !== ''))) {
     yield* exec(sql('INSERT INTO engram.entity_names (tenant, key, entity_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', e.tenant, key, e.id));
@@ -211,7 +211,7 @@ function mergeEntity(old: Entity, e: Entity): Entity {
   };
 }
 
-function* updateEntityRow(d: Dialect, e: Entity, previous: GraphProvenance): Step<void> {
+export function* updateEntityRow(d: Dialect, e: Entity, previous: GraphProvenance): Step<void> {
   yield* exec(
     sql(
       `UPDATE engram.entities SET name = ?, name_key = ?, entity_type = ?, aliases = ?, observations = ?, summary = ?, provenance = ?, updated_at = ?
@@ -278,7 +278,7 @@ export function* findEntities(d: Dialect, q: EntityQuery): Step<Entity[]> {
 }
 
 /** Relations touching any of `entityIds`, and their citations. */
-function* deleteRelationsTouching(d: Dialect, tenant: string, entityIds: readonly string[]): Step<number> {
+export function* deleteRelationsTouching(d: Dialect, tenant: string, entityIds: readonly string[]): Step<number> {
   if (entityIds.length === 0) return 0;
   const [a, b] = [d.inList('source_id', entityIds)[0]!, d.inList('target_id', entityIds)[0]!];
   const doomed = yield* rows<{ id: string }>({ text: `SELECT id FROM engram.relations WHERE tenant = ? AND (${a.text} OR ${b.text})`, params: [tenant, ...a.params, ...b.params] });
@@ -286,7 +286,7 @@ function* deleteRelationsTouching(d: Dialect, tenant: string, entityIds: readonl
 }
 
 /** Deletes rows of `table` by id, with their names and citations. */
-function* deleteRecords(d: Dialect, table: 'entities' | 'relations', tenant: string, ids: readonly string[]): Step<number> {
+export function* deleteRecords(d: Dialect, table: 'entities' | 'relations', tenant: string, ids: readonly string[]): Step<number> {
   if (ids.length === 0) return 0;
   const named = (column: string) => {
     const w = allOf([sql('tenant = ?', tenant), ...d.inList(column, ids)]);
@@ -412,57 +412,4 @@ export function* closeRelations(tenant: string, ids: readonly string[], at: numb
   let n = 0;
   for (const id of new Set(ids)) n += yield* closeEdge(tenant, id, at, at);
   return n;
-}
-
-// --- forget ---
-
-/**
- * Inside forget's transaction. Named entities and relations go (an entity with its relations); relations citing
- * a forgotten event or fact go; an entity citing one loses the citation and goes too when nothing else supports
- * it and no user stated it. A scope removes the graph records in it; the whole tenant, every one.
- */
-export function* forgetGraph(
-  d: Dialect,
-  tenant: string,
-  sel: { ids: readonly string[]; forgottenSources: readonly string[]; scope?: ScopeFilter | undefined; wholeTenant: boolean },
-): Step<{ entities: number; relations: number }> {
-  if (sel.wholeTenant) {
-    let relations = 0;
-    let entities = 0;
-    for (const table of ['graph_sources', 'entity_names', 'relations', 'entities']) {
-      const n = yield* exec(sql(`DELETE FROM engram.${table} WHERE tenant = ?`, tenant));
-      if (table === 'relations') relations = n;
-      if (table === 'entities') entities = n;
-    }
-    return { entities, relations };
-  }
-  const entityIds = new Set(sel.ids.filter((id) => isId('entity', id)));
-  const relationIds = new Set(sel.ids.filter((id) => isId('relation', id)));
-  if (sel.scope) {
-    const inScope = (alias: string) => allOf([sql(`${alias}.tenant = ?`, tenant), ...scopeSql(sel.scope, alias)]);
-    const e = inScope('x');
-    for (const r of yield* rows<{ id: string }>({ text: `SELECT x.id FROM engram.entities x WHERE ${e.text}`, params: e.params })) entityIds.add(r.id);
-    const rel = inScope('r');
-    for (const r of yield* rows<{ id: string }>({ text: `SELECT r.id FROM engram.relations r WHERE ${rel.text}`, params: rel.params })) relationIds.add(r.id);
-  }
-  const sources = [...new Set(sel.forgottenSources)];
-  if (sources.length > 0) {
-    const cited = allOf([sql('s.tenant = ?', tenant), ...d.inList('s.source_id', sources)]);
-    const citing = yield* rows<{ record_id: string }>({ text: `SELECT DISTINCT s.record_id FROM engram.graph_sources s WHERE ${cited.text}`, params: cited.params });
-    const gone = new Set(sources);
-    for (const { record_id: id } of citing) {
-      if (isId('relation', id)) relationIds.add(id);
-      else if (isId('entity', id) && !entityIds.has(id)) {
-        const [e] = yield* getEntities(d, tenant, [id]);
-        if (!e) continue;
-        const provenance = { ...e.provenance, eventIds: e.provenance.eventIds.filter((x) => !gone.has(x)), factIds: e.provenance.factIds.filter((x) => !gone.has(x)) };
-        if (provenance.origin !== 'user' && provenance.eventIds.length + provenance.factIds.length === 0) entityIds.add(id);
-        else yield* updateEntityRow(d, { ...e, provenance }, e.provenance);
-      }
-    }
-  }
-  const touching = yield* deleteRelationsTouching(d, tenant, [...entityIds]);
-  const relations = touching + (yield* deleteRecords(d, 'relations', tenant, [...relationIds]));
-  const entities = yield* deleteRecords(d, 'entities', tenant, [...entityIds]);
-  return { entities, relations };
 }

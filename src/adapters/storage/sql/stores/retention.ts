@@ -13,7 +13,7 @@ import { allOf, scopeSql, sql, type Sql } from '../fragment.js';
 import { deleteDocs, exec, lockTenants, refreshFollowers, rows, type RemovedDocs, type Step, type TimelineSlot } from '../program.js';
 import { deleteAllOf, deleteLinksTouching, dropUnreferencedEmbeddings } from './cleanup.js';
 import { deleteEvidenceNaming } from './evidence.js';
-import { forgetGraph } from './graph.js';
+import { forgetGraph } from './graph-forget.js';
 import { deleteAllRetrievals, deleteRetrievalsMentioning, writeAudit } from './logs.js';
 import { deleteWorkingMemoryInScope } from './working-memory.js';
 
@@ -185,8 +185,8 @@ export function* forget(d: Dialect, sel: ForgetSelector, at: number): Step<Forge
 }
 
 /**
- * Deletes, in every tenant, what expired at or before `now` (events, fact versions, docs, working memory);
- * one audit record per tenant touched. Returns the number of records (not docs) deleted.
+ * Deletes, in every tenant, what expired at or before `now` (events, fact versions, docs, working memory), and
+ * the graph's citations of them; one audit record per tenant touched. Returns the number of records (not docs) deleted.
  */
 export function* sweepExpired(d: Dialect, now: number): Step<number> {
   // The one tenant-spanning read: which tenants have anything expired (each then handled on its own).
@@ -204,10 +204,13 @@ export function* sweepExpired(d: Dialect, now: number): Step<number> {
     const expired = (alias: string) => sql(`${alias}.tenant = ? AND ${alias}.expires_at <= ?`, tenant, now);
     const doomed: Doomed = { ...NOTHING, events: yield* select(EVENT_ROWS, expired('e')), facts: yield* select(FACT_ROWS, expired('f')) };
     const { ids, evidence, ...report } = yield* purge(d, tenant, doomed, { extraDocs: sql('d.expires_at <= ?', now) });
+    // The graph loses its citations of what expired; a relation or entity nothing supports any more goes (graph-forget.ts).
+    const graph = ids.length > 0 ? yield* forgetGraph(d, tenant, { ids: [], forgottenSources: ids, wholeTenant: false }) : { entities: 0, relations: 0 };
     const workingMemories = yield* exec(sql('DELETE FROM engram.working_memory WHERE tenant = ? AND expires_at <= ?', tenant, now));
     total += report.events + report.facts + workingMemories;
     if (report.events + report.facts + report.docs + workingMemories > 0) {
-      yield* writeAudit({ tenant, at: now, action: 'sweep', targetIds: ids, details: { ...report, evidence, workingMemories } });
+      const graphCounts = { ...(graph.entities > 0 ? { entities: graph.entities } : {}), ...(graph.relations > 0 ? { relations: graph.relations } : {}) };
+      yield* writeAudit({ tenant, at: now, action: 'sweep', targetIds: ids, details: { ...report, ...graphCounts, evidence, workingMemories } });
     }
   }
   return total;
