@@ -13,6 +13,13 @@ describe('learn record projections', () => {
     expect(episodeDocText({ summary: '', rootCause: undefined, corrections: [] })).toBe('');
   });
 
+  it('says each thing once: a repeated outcome, a root cause or correction the summary already holds', () => {
+    const summary = 'Deploy failed. Outcome: FAILURE. Outcome: FAILURE. Correction: renew the token first, not the cert.';
+    expect(episodeDocText({ summary, rootCause: 'renew the token first', corrections: ['renew the token first, not the cert', 'page the on-call'] })).toBe(
+      'Deploy failed. Outcome: FAILURE. Correction: renew the token first, not the cert.\npage the on-call',
+    );
+  });
+
   it('projects no doc for an open episode or one with nothing to say', () => {
     expect(episodeToDoc(makeEpisode({ closed: false }))).toBeUndefined();
     expect(episodeToDoc(makeEpisode({ summary: '  ', corrections: [] }))).toBeUndefined();

@@ -7,15 +7,27 @@
  * not be a record hash that covers more than the text (an example's hash covers query and response).
  */
 import type { NewDoc } from './docs.js';
+import { alreadySaid, sayOnce, splitSentences } from './say-once.js';
 import { contentHash } from './text.js';
 import type { Episode, Example, Procedure } from './types.js';
 
 const joinLines = (parts: readonly (string | undefined)[]): string =>
   parts.map((p) => p?.trim() ?? '').filter((p) => p.length > 0).join('\n');
 
-/** What a closed episode teaches: its summary, why it went as it did, and what had to be corrected. */
+/**
+ * What a closed episode teaches: its summary, why it went as it did, and what had to be corrected, each said
+ * once (say-once.ts): the summary usually states the outcome, root cause and corrections already, and a sentence
+ * it repeats, or a root cause or correction it holds, is not added again.
+ */
 export function episodeDocText(e: Pick<Episode, 'summary' | 'rootCause' | 'corrections'>): string {
-  return joinLines([e.summary, e.rootCause, ...e.corrections]);
+  const summary = sayOnce(splitSentences(e.summary)).join(' ');
+  const said = splitSentences(summary);
+  const extra: string[] = [];
+  for (const s of [e.rootCause, ...e.corrections]) {
+    const t = s?.trim();
+    if (t && !alreadySaid([...said, ...extra], t)) extra.push(t);
+  }
+  return joinLines([summary, ...extra]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyOutcome, parseCorrection } from './cues.js';
+import { episodeDocText } from '../core/docs-learn.js';
 import { describeEpisode, HeuristicSummarizer } from './describe-episode.js';
 import { incidentStream, makeEvent, ROUNDS, T0 } from './fixtures.test-support.js';
 
@@ -123,5 +124,19 @@ describe('summary bounds', () => {
 
   it('HeuristicSummarizer returns the same description', async () => {
     expect(await new HeuristicSummarizer().summarize(perRound[2]!)).toEqual(describeEpisode(perRound[2]!));
+  });
+
+  it('says each thing once: an outcome-only episode, a root cause its correction states', () => {
+    const only = describeEpisode([makeEvent(1, 'outcome', 'Outcome: FAILURE.', T0, { metadata: { outcome: 'FAILURE' } })]);
+    expect(only.summary).toBe('Outcome: FAILURE.');
+    const corrected = describeEpisode([
+      makeEvent(1, 'message', 'The node 22 upgrade broke the build.', T0),
+      makeEvent(2, 'correction', 'Correction: the lockfile was stale, not node 22.', T0 + 1),
+      makeEvent(3, 'outcome', 'Outcome: FAILURE.', T0 + 2, { metadata: { outcome: 'FAILURE' } }),
+    ]);
+    expect(corrected.rootCause).toBe('the lockfile was stale');
+    expect(corrected.summary).toBe('The node 22 upgrade broke the build. Outcome: FAILURE. Correction: the lockfile was stale, not node 22.');
+    expect(episodeDocText(corrected)).toBe(corrected.summary);
+    expect(episodeDocText(only)).toBe('Outcome: FAILURE.');
   });
 });

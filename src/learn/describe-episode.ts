@@ -18,6 +18,7 @@ import {
 } from './cues.js';
 import { parseLearnOptions, type DescribeOptions } from './options.js';
 import { clip, sentences, stripLabel, tidy } from './text.js';
+import { alreadySaid, sayOnce, sentenceCore } from '../core/say-once.js';
 
 /** The fields of an event that describing reads. */
 export type DescribeEvent = Pick<MemoryEvent, 'id' | 'type' | 'actor' | 'content'> &
@@ -191,14 +192,24 @@ interface SummaryParts {
  * share of `maxSummaryChars` (unused shares pass on), so a long report cannot crowd out the outcome.
  */
 export function composeSummary(p: SummaryParts, opts: DescribeOptions): string {
-  const outcomeText = p.rootCause ? `root cause: ${p.rootCause}` : p.outcomeDetails && p.outcomeDetails.toUpperCase() !== p.outcome ? p.outcomeDetails : '';
+  // A root cause that a correction states in full is said by the correction ("the lockfile was stale, not node 22").
+  const cause = p.rootCause && !alreadySaid(p.corrections, p.rootCause) ? p.rootCause : undefined;
+  const details = p.outcomeDetails && sentenceCore(p.outcomeDetails) !== '' && !alreadySaid(p.corrections, p.outcomeDetails) ? p.outcomeDetails : '';
+  const outcomeText = cause ? `root cause: ${cause}` : p.rootCause ? '' : details;
   const parts: Array<{ share: number; text: string | undefined }> = [
     { share: 0.3, text: p.situation },
     { share: 0.22, text: p.actions.length ? `Tried: ${p.actions.join('; ')}` : p.findings.length ? `Found: ${p.findings[0]}` : undefined },
     { share: 0.26, text: p.outcome === 'UNKNOWN' && !outcomeText ? undefined : `Outcome: ${p.outcome}${outcomeText ? ` — ${outcomeText}` : ''}` },
     { share: 0.22, text: p.corrections.length ? `Correction: ${p.corrections.join('; ')}` : undefined },
   ];
-  const present = parts.filter((x): x is { share: number; text: string } => Boolean(x.text));
+  // Each thing once: a situation that is the outcome event itself, or a part another one already holds.
+  const kept = sayOnce(parts.flatMap((x) => (x.text ? [withPeriod(x.text)] : [])));
+  const present = parts.filter((x): x is { share: number; text: string } => {
+    const i = x.text ? kept.indexOf(withPeriod(x.text)) : -1;
+    if (i < 0) return false;
+    kept.splice(i, 1);
+    return true;
+  });
   const total = present.reduce((s, x) => s + x.share, 0);
   const budget = opts.maxSummaryChars - 2 * present.length;
   let spare = 0;

@@ -256,7 +256,11 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   }
   // Knowledge graph: relations around the entities the query names; their supporting memories join (graph.ts).
   const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scopes.semantic, query: p.query, timeWindow: p.timeWindow, validAt: config.as_of }) : [];
-  if (graph.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, graph, cutoff);
+  // Only relations read in the direction the query says (or joining two named entities) lift their statements: a
+  // relation matched by type alone ("like", "work") is one whose words search weighs already, and lifting it took
+  // the slots of memories search ranked higher. All strong relations still show in the Entities section.
+  const precise = graph.filter((h) => h.precise === true);
+  if (precise.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, precise, cutoff);
   return { window, semantic, sem, graph };
 }
 

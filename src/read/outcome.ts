@@ -15,6 +15,7 @@
  */
 import type { Episode, Fact, Link, Outcome } from '../core/types.js';
 import type { EpisodeView, FactView, ReadDoc } from './types.js';
+import { alreadySaid, sayOnce, splitSentences } from '../core/say-once.js';
 
 export const OUTCOME_WEIGHT = 0.25;
 
@@ -71,47 +72,15 @@ export function factView(f: Fact): FactView {
   return { key: f.key, version: f.version, confidence: f.confidence, supportCount: f.supportCount, contradictCount: f.contradictCount, kind: f.kind };
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
-
-/** A sentence's substance for comparison: lower case, labels ("Tried:", "Outcome: FAILURE —") and punctuation off. */
-function core(sentence: string): string {
-  return norm(sentence)
-    .replace(/^(?:tried|found|correction|root cause|initial assumption|outcome)\s*:\s*/, '')
-    .replace(/^(?:success|failure|partial|unknown)\b\s*(?:—|-|:)?\s*/, '')
-    .replace(/^(?:root cause|correction)\s*:\s*/, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
-/**
- * The summary's sentences, each said once: a bare "Outcome: FAILURE." goes (the label says it), and a sentence
- * whose substance another one already holds is dropped — the shorter of the two ("X. Tried: X." → "X."; a root
- * cause the correction states in full → the correction).
- */
-function sayOnce(summary: string, outcome: Outcome): string[] {
-  const sentences = summary.split(/(?<=[.!?…])\s+(?=\S)/).map((x) => x.trim()).filter(Boolean);
-  const kept: { text: string; core: string }[] = [];
-  for (const text of sentences) {
-    const c = core(text);
-    if (!c || c === outcome.toLowerCase()) continue;
-    if (kept.some((k) => k.core.includes(c))) continue;
-    for (let i = kept.length - 1; i >= 0; i--) if (c.includes(kept[i]!.core)) kept.splice(i, 1);
-    kept.push({ text, core: c });
-  }
-  return kept.map((k) => k.text);
-}
-
 /**
  * "[OUTCOME: FAILURE] <summary> Root cause: … Initial assumption: … Correction: …" — the label first, so every
  * retrieved episode states how it went; nothing is said twice (the outcome, a repeated action, a correction
  * the summary already quotes).
  */
 export function episodeBody(e: Episode): string {
-  const said = sayOnce(e.summary.replace(/\s*\n\s*/g, ' ').trim(), e.outcome);
-  const has = (s: string) => {
-    const c = core(s);
-    return c !== '' && said.some((x) => core(x).includes(c));
-  };
+  // A bare "Outcome: FAILURE." goes (the label says it); a sentence another one holds goes (say-once.ts).
+  const said = sayOnce(splitSentences(e.summary), { outcome: e.outcome, dropBareOutcome: true });
+  const has = (s: string) => alreadySaid(said, s);
   const parts = [`[OUTCOME: ${e.outcome}]`, ...said];
   if (e.rootCause && !has(e.rootCause)) parts.push(`Root cause: ${e.rootCause}.`);
   if (e.corrections.length > 0 && e.assumptions.length > 0 && !e.assumptions.every(has)) parts.push(`Initial assumption: ${e.assumptions.join('; ')}.`);
