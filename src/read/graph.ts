@@ -335,7 +335,8 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
 
 /**
  * `search`'s graph step: the relations around the entities the query names, and the memories supporting the
- * strongest of them join the ranked list (as `withGraphSupport` does for getContext). The list comes back as it was
+ * precise ones (the query said their direction, or they join two named entities) join the ranked list (as
+ * `withGraphSupport` does for getContext). The list comes back as it was
  * when the query names no stored entity or asks for none of their relations.
  */
 export async function withGraphCandidates(
@@ -344,8 +345,11 @@ export async function withGraphCandidates(
   ranked: readonly Candidate[],
 ): Promise<Candidate[]> {
   const hits = await graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt });
-  if (!hits.some((h) => h.strong)) return [...ranked];
-  return withGraphSupport(deps, req, ranked, hits);
+  // As in getContext: only relations read in the direction the query says (or joining two named entities) lift
+  // their statements; a match by type alone is one whose words the lexical signal weighs already.
+  const precise = hits.filter((h) => h.precise === true);
+  if (precise.length === 0) return [...ranked];
+  return withGraphSupport(deps, req, ranked, precise);
 }
 
 /** At most this share of the token budget goes to the Entities section; the memories keep the rest. */
