@@ -91,7 +91,7 @@ const CUES: Cue[] = [
   { re: /\b(suppl(?:y|ies|ied|ier|iers|ying))\b/i, types: ['supplies'], named: 'source', verb: true },
   { re: /\b(direct reports?|team|reports)\b/i, types: ['manages'], named: 'source' },
   { re: /\b(work|works|worked|working|job|employer|employed|company|firm)\b/i, types: ['works_at'], named: 'either' },
-  { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in'], named: 'either' },
+  { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in', 'located_in'], named: 'either' },
   { re: /\b(from|grew up|born|hometown|origin)\b/i, types: ['from'], named: 'either' },
   { re: /\b(married|wife|husband|spouse|partner|girlfriend|boyfriend|dating|engaged)\b/i, types: ['married_to', 'dating'], named: 'either' },
   { re: /\b(friends?|befriend\w*)\b/i, types: ['friend_of'], named: 'either' },
@@ -103,6 +103,7 @@ const CUES: Cue[] = [
   { re: /\b(hate|hates|dislike|dislikes)\b/i, types: ['dislikes'], named: 'either' },
   { re: /\b(own|owns|owned|pets?|dog|cat|bought|adopted|car)\b/i, types: ['owns'], named: 'either' },
   { re: /\b(use|uses|used|using|tool|stack|language)\b/i, types: ['uses'], named: 'either' },
+  { re: /\b(runs? on|ran on|running on|hosted|machine|cluster|server|infrastructure|migrat\w*)\b/i, types: ['runs_on'], named: 'either' },
   { re: /\b(depend|depends|dependency|dependencies|relies|rely|requires?)\b/i, types: ['depends_on'], named: 'either' },
   { re: /\b(why|cause|caused|causes|because|reason|root cause|led to|result)\b/i, types: ['caused'], named: 'either' },
   { re: /\b(study|studies|studied|major|degree|school|education)\b/i, types: ['studies'], named: 'either' },
@@ -121,7 +122,8 @@ const STOP = new Set(
 
 /** The 1–4-word spans of the query that could name an entity. */
 export function querySpans(query: string): string[] {
-  const words = query.match(/[\p{L}\p{N}][\p{L}\p{N}'’&.-]*/gu) ?? [];
+  // "&" stands as a word of its own ("Salt & Ember").
+  const words = query.match(/[\p{L}\p{N}][\p{L}\p{N}'’&.-]*|&/gu) ?? [];
   const spans = new Set<string>();
   for (let i = 0; i < words.length; i++) {
     for (let n = 1; n <= 4 && i + n <= words.length; n++) {
