@@ -21,7 +21,7 @@ import { eventToDoc } from '../core/docs.js';
 import { matchesFilter, type FilterNode } from '../core/filter.js';
 import { nameKey, relationSentence, type Entity, type GraphProvenance, type Relation } from '../core/graph.js';
 import { SCOPE_KEYS, type Doc, type DocKind } from '../core/types.js';
-import type { GraphStore, ScopeFilter } from '../ports/storage.js';
+import type { GraphStore, ScopeFilter, TimelineStore } from '../ports/storage.js';
 import { SYMMETRIC_TYPES } from '../learn/graph/rules.js';
 import { sectionBlock } from './render.js';
 import type { TimeWindow } from './time-window.js';
@@ -68,6 +68,8 @@ export interface GraphRequest {
   /** Valid time: the relations that held in the world at this instant (a later contradiction does not hide them). */
   validAt?: number | undefined;
   limit?: number | undefined;
+  /** The read's time (expired events stay out when the speaker is looked up). */
+  now?: number | undefined;
 }
 
 /** Which relation types a query's words ask for, and which end the named entity is ('source': it is the subject). */
@@ -161,6 +163,22 @@ function cueBonus(r: Relation, from: string, cues: readonly Cue[], query: string
 /** A type match whose direction the query does not say: as strong, but search finds its words as well. */
 const TOPICAL = 1.999;
 
+/** "I", "me", "my" in a query. */
+const FIRST_PERSON = /\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b/;
+const SPEAKER_WINDOW = 200;
+
+/**
+ * Who "I" is in a query: the speaker of the scope's recent user turns when they are all one person's (an
+ * assistant's user), as extraction reads "I" in a turn; with two or more speakers, nobody.
+ */
+async function selfSpeaker(storage: Partial<Pick<TimelineStore, 'queryEvents'>>, req: GraphRequest): Promise<{ name: string; at: number } | undefined> {
+  const m = FIRST_PERSON.exec(req.query);
+  if (!m || !storage.queryEvents) return undefined;
+  const recent = await storage.queryEvents({ tenant: req.tenant, ...(req.scope ? { scope: req.scope } : {}), lastN: SPEAKER_WINDOW, now: req.now ?? Date.now() });
+  const names = new Map(recent.filter((e) => e.actor === 'user' && e.name).map((e) => [nameKey(e.name!), e.name!]));
+  return names.size === 1 ? { name: [...names.values()][0]!, at: m.index } : undefined;
+}
+
 /** Where the query names an entity (its name or an alias), or undefined. */
 function mentionAt(query: string, e: Entity): number | undefined {
   const q = query.toLowerCase();
@@ -189,8 +207,9 @@ const graphScope = (scope: ScopeFilter | undefined): ScopeFilter | undefined =>
   scope && (scope.userId !== undefined || scope.agentId !== undefined) ? { ...(scope.userId !== undefined ? { userId: scope.userId } : {}), ...(scope.agentId !== undefined ? { agentId: scope.agentId } : {}) } : undefined;
 
 /** Relations around the entities the query names, best first. */
-export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Promise<GraphHit[]> {
-  const spans = querySpans(req.query);
+export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineStore, 'queryEvents'>>, req: GraphRequest): Promise<GraphHit[]> {
+  const self = await selfSpeaker(storage, req);
+  const spans = [...querySpans(req.query), ...(self ? [self.name] : [])];
   if (spans.length === 0) return [];
   const scope = graphScope(req.scope);
   const named = await storage.findEntities({ tenant: req.tenant, scope, names: spans, limit: 20 });
@@ -201,7 +220,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
   const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined }>();
-  const mentions = new Map(named.map((e) => [e.id, mentionAt(req.query, e)]));
+  const mentions = new Map(named.map((e) => [e.id, self && nameKey(e.name) === nameKey(self.name) ? self.at : mentionAt(req.query, e)]));
   for (const r of first) {
     const from = namedIds.has(r.sourceId) ? r.sourceId : r.targetId;
     const far = from === r.sourceId ? r.targetId : r.sourceId;
@@ -212,6 +231,8 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   }
   // Two hops: from the far ends of the best hop-1 edges.
   const chained = new Set<string>();
+  /** The hop-1 edges a chain continues. */
+  const chainHeads = new Set<unknown>();
   const seeds = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 5);
   const farIds = [...new Set(seeds.map((s) => (namedIds.has(s.r.sourceId) ? s.r.targetId : s.r.sourceId)).filter((id) => !namedIds.has(id)))];
   if (farIds.length > 0 && cues.length > 0) {
@@ -228,11 +249,13 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
       // A chain (the question's first relation, then another it asks about from there) answers right after its first hop.
       const score = chain ? via.score - 0.05 : 0.5 + bonus + 0.5 * r.confidence + when;
       scored.set(r.id, { r, hop: 2, score, strong: bonus >= TOPICAL && via.strong && when >= 0, precise: chain && via.precise === true });
-      if (chain) chained.add(r.type);
+      // A chain answers its cue's types: "my brother's wife" is not my own partner, married or dating.
+      if (chain) chainHeads.add(via);
+      if (chain) for (const c of cues) if (c.types.includes(r.type)) for (const t of c.types) chained.add(t);
     }
     // The named entity's own relation of a type a chain answers is about the wrong one ("Alice's manager's home", not Alice's).
     for (const s of scored.values()) {
-      if (s.hop === 1 && chained.has(s.r.type) && !(namedIds.has(s.r.sourceId) && namedIds.has(s.r.targetId)) && ![...parent.values()].includes(s)) {
+      if (s.hop === 1 && chained.has(s.r.type) && !(namedIds.has(s.r.sourceId) && namedIds.has(s.r.targetId)) && !chainHeads.has(s)) {
         s.score -= 1.5;
         s.strong = false;
       }

@@ -302,11 +302,12 @@ function sentences(text: string): string[] {
  */
 export function extractFromTurn(turn: TurnInput, previousPeople: readonly string[] = []): Extraction {
   const typed = new Map<string, ExtractedEntity>();
-  const add = (name: string, entityType: string) => {
+  /** `sure`: the phrasing says what it is (a role names a person), over the tagger's guess. */
+  const add = (name: string, entityType: string, sure = false) => {
     const key = nameKey(name);
     if (key === '' || NOT_NAMES.has(key)) return;
     const known = typed.get(key);
-    if (!known || (known.entityType === 'thing' && entityType !== 'thing')) typed.set(key, { name: known?.name ?? name, entityType });
+    if (!known || sure || (known.entityType === 'thing' && entityType !== 'thing')) typed.set(key, { name: known?.name ?? name, entityType });
   };
   const people: string[] = [];
   for (const name of nameCandidates(turn.text)) {
@@ -392,7 +393,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         const role = FAMILY[m[2]!.toLowerCase()]!;
         if (!owner || !named) continue;
         add(owner, typeOf(owner, 'person'));
-        add(named, 'person');
+        add(named, 'person', true);
         relate(owner, named, role.type, sentence, role.reverse);
       }
     }
@@ -402,7 +403,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
       const role = FAMILY[m[3]!.toLowerCase()]!;
       if (!owner || !named) continue;
       add(owner, typeOf(owner, 'person'));
-      add(named, 'person');
+      add(named, 'person', true);
       relate(owner, named, role.type, sentence, role.reverse);
     }
   }
