@@ -37,6 +37,8 @@ export interface GraphHit {
   strong: boolean;
   /** Strong, and the query said the direction (or it chains, or joins two named entities): what word search misses. */
   precise?: boolean | undefined;
+  /** The query said this relation's type and direction (or it continues such a chain): not merely two names joined. */
+  directed?: boolean | undefined;
 }
 
 /** What a context result carries for each relation shown (JSON-ready). */
@@ -219,7 +221,7 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
   const namedIds = new Set(named.map((e) => e.id));
   const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
-  const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined }>();
+  const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined; directed?: boolean | undefined }>();
   const mentions = new Map(named.map((e) => [e.id, self && nameKey(e.name) === nameKey(self.name) ? self.at : mentionAt(req.query, e)]));
   for (const r of first) {
     const from = namedIds.has(r.sourceId) ? r.sourceId : r.targetId;
@@ -227,7 +229,7 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
     const bonus = cueBonus(r, from, cues, req.query, mentions.get(from) ?? Number.NaN);
     const joins = namedIds.has(far);
     const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
-    scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins, precise: bonus === 2 || joins });
+    scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins, precise: bonus === 2 || joins, directed: bonus === 2 });
   }
   // Two hops: from the far ends of the best hop-1 edges.
   const chained = new Set<string>();
@@ -248,7 +250,7 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
       const chain = bonus >= TOPICAL && via.strong && r.type !== via.r.type && when >= 0;
       // A chain (the question's first relation, then another it asks about from there) answers right after its first hop.
       const score = chain ? via.score - 0.05 : 0.5 + bonus + 0.5 * r.confidence + when;
-      scored.set(r.id, { r, hop: 2, score, strong: bonus >= TOPICAL && via.strong && when >= 0, precise: chain && via.precise === true });
+      scored.set(r.id, { r, hop: 2, score, strong: bonus >= TOPICAL && via.strong && when >= 0, precise: chain && via.precise === true, directed: chain && via.directed === true });
       // A chain answers its cue's types: "my brother's wife" is not my own partner, married or dating.
       if (chain) chainHeads.add(via);
       if (chain) for (const c of cues) if (c.types.includes(r.type)) for (const t of c.types) chained.add(t);
@@ -266,7 +268,7 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
   return ranked.flatMap((s) => {
     const source = entities.get(s.r.sourceId);
     const target = entities.get(s.r.targetId);
-    return source && target ? [{ relation: s.r, source, target, hop: s.hop, score: Math.round(s.score * 1000) / 1000, strong: s.strong, precise: s.precise === true }] : [];
+    return source && target ? [{ relation: s.r, source, target, hop: s.hop, score: Math.round(s.score * 1000) / 1000, strong: s.strong, precise: s.precise === true, directed: s.directed === true }] : [];
   });
 }
 
@@ -359,9 +361,11 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
 }
 
 /**
- * `search`'s graph step: the relations around the entities the query names, and the memories supporting the
- * strongest of them join the ranked list (as `withGraphSupport` does for getContext). The list comes back as it was
- * when the query names no stored entity or asks for none of their relations.
+ * `search`'s graph step: the memories supporting the relations the query asks for by type and direction ("Alice's
+ * manager", "who reports to Carol", and the chains they start) join the ranked list ahead of the rest, as
+ * `withGraphSupport` does for getContext. Narrower than getContext's step: a relation that only matches a topic
+ * word or joins two named people is left to word and vector search. The list comes back as it was when the query
+ * names no stored entity or asks for no directed relation.
  */
 export async function withGraphCandidates(
   deps: ReadDeps,
@@ -369,8 +373,9 @@ export async function withGraphCandidates(
   ranked: readonly Candidate[],
 ): Promise<Candidate[]> {
   const hits = await graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt });
-  if (!hits.some((h) => h.strong)) return [...ranked];
-  return withGraphSupport(deps, req, ranked, hits);
+  const directed = hits.filter((h) => h.directed);
+  if (directed.length === 0) return [...ranked];
+  return withGraphSupport(deps, req, ranked, directed);
 }
 
 /** At most this share of the token budget goes to the Entities section; the memories keep the rest. */
