@@ -104,7 +104,7 @@ describe('backup file', () => {
     expect(report.records.relation).toEqual({ written: 2, existing: 0, kept: 0 });
     expect(await snapshotTenant(target, 'acme')).toEqual(sourceSnapshot);
     // Names resolve (aliases too), history reads as of before the move, and the citations are indexed: forgetting
-    // the cited event removes the edge read from it.
+    // the cited event drops that citation (the fact still supports the edge), forgetting the fact too removes it.
     const [ana] = await target.findEntities({ tenant: 'acme', names: ["Ana's"] });
     expect(ana?.name).toBe('Ana Souza');
     const past = await target.queryRelations({ tenant: 'acme', entityIds: [ana!.id], includeExpired: true, validAt: closed.validTo! - 1 });
@@ -112,6 +112,9 @@ describe('backup file', () => {
     const now = await target.queryRelations({ tenant: 'acme', entityIds: [ana!.id] });
     expect(now.map((r) => r.id)).toEqual([live.id]);
     await target.forget({ tenant: 'acme', ids: [populated.eventIds[0]!] }, NOW);
+    const [cited] = await target.getRelations('acme', [closed.id]);
+    expect(cited!.provenance).toEqual({ origin: 'extraction', eventIds: [], factIds: [populated.liveFactId] });
+    await target.forget({ tenant: 'acme', ids: [populated.liveFactId] }, NOW);
     expect((await target.getRelations('acme', [closed.id, live.id])).map((r) => r.id)).toEqual([live.id]);
   });
 

@@ -79,7 +79,22 @@ describe('graph-aware retrieval', () => {
     expect(await neutral()).toEqual(before);
   });
 
+  it('"I" and "my" in a question are the one speaker of the user\'s turns; with two speakers, nobody', async () => {
+    t = await openTestMemory();
+    await t.memory.logEvents([
+      { type: 'message', name: 'Dana', content: 'My boss is Helen Park.', ts: '2025-01-01T10:00:00Z' },
+      { type: 'message', name: 'Dana', content: 'Helen lives in Bilbao.', ts: '2025-01-02T10:00:00Z' },
+    ]);
+    await t.memory.flush();
+    const ctx = await t.memory.getContext('Where does my manager live?', NO_WINDOW);
+    expect(ctx.entities!.map((e) => e.text).slice(0, 2)).toEqual(['Helen Park manages Dana', 'Helen Park lives in Bilbao']);
+    await t.memory.logEvents([{ type: 'message', name: 'Eli', content: 'My boss is Carol.', ts: '2025-01-03T10:00:00Z' }]);
+    await t.memory.flush();
+    expect((await t.memory.getContext('Where does my manager live?', NO_WINDOW)).entities ?? []).toEqual([]);
+  });
+
   it('looks up every 1–4-word span that is not only stop words', () => {
+    expect(querySpans('Who runs Salt & Ember now?')).toContain('Salt & Ember');
     expect(new Set(querySpans("Who is Alice's manager?"))).toEqual(new Set(["Who is Alice's", "Who is Alice's manager", "is Alice's", "is Alice's manager", "Alice's", "Alice's manager", 'manager']));
   });
 });

@@ -21,7 +21,7 @@ import { eventToDoc } from '../core/docs.js';
 import { matchesFilter, type FilterNode } from '../core/filter.js';
 import { nameKey, relationSentence, type Entity, type GraphProvenance, type Relation } from '../core/graph.js';
 import { SCOPE_KEYS, type Doc, type DocKind } from '../core/types.js';
-import type { GraphStore, ScopeFilter } from '../ports/storage.js';
+import type { GraphStore, ScopeFilter, TimelineStore } from '../ports/storage.js';
 import { SYMMETRIC_TYPES } from '../learn/graph/rules.js';
 import { sectionBlock } from './render.js';
 import type { TimeWindow } from './time-window.js';
@@ -37,6 +37,8 @@ export interface GraphHit {
   strong: boolean;
   /** Strong, and the query said the direction (or it chains, or joins two named entities): what word search misses. */
   precise?: boolean | undefined;
+  /** The query said this relation's type and direction (or it continues such a chain): not merely two names joined. */
+  directed?: boolean | undefined;
 }
 
 /** What a context result carries for each relation shown (JSON-ready). */
@@ -68,6 +70,8 @@ export interface GraphRequest {
   /** Valid time: the relations that held in the world at this instant (a later contradiction does not hide them). */
   validAt?: number | undefined;
   limit?: number | undefined;
+  /** The read's time (expired events stay out when the speaker is looked up). */
+  now?: number | undefined;
 }
 
 /** Which relation types a query's words ask for, and which end the named entity is ('source': it is the subject). */
@@ -91,7 +95,7 @@ const CUES: Cue[] = [
   { re: /\b(suppl(?:y|ies|ied|ier|iers|ying))\b/i, types: ['supplies'], named: 'source', verb: true },
   { re: /\b(direct reports?|team|reports)\b/i, types: ['manages'], named: 'source' },
   { re: /\b(work|works|worked|working|job|employer|employed|company|firm)\b/i, types: ['works_at'], named: 'either' },
-  { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in'], named: 'either' },
+  { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in', 'located_in'], named: 'either' },
   { re: /\b(from|grew up|born|hometown|origin)\b/i, types: ['from'], named: 'either' },
   { re: /\b(married|wife|husband|spouse|partner|girlfriend|boyfriend|dating|engaged)\b/i, types: ['married_to', 'dating'], named: 'either' },
   { re: /\b(friends?|befriend\w*)\b/i, types: ['friend_of'], named: 'either' },
@@ -103,6 +107,7 @@ const CUES: Cue[] = [
   { re: /\b(hate|hates|dislike|dislikes)\b/i, types: ['dislikes'], named: 'either' },
   { re: /\b(own|owns|owned|pets?|dog|cat|bought|adopted|car)\b/i, types: ['owns'], named: 'either' },
   { re: /\b(use|uses|used|using|tool|stack|language)\b/i, types: ['uses'], named: 'either' },
+  { re: /\b(runs? on|ran on|running on|hosted|machine|cluster|server|infrastructure|migrat\w*)\b/i, types: ['runs_on'], named: 'either' },
   { re: /\b(depend|depends|dependency|dependencies|relies|rely|requires?)\b/i, types: ['depends_on'], named: 'either' },
   { re: /\b(why|cause|caused|causes|because|reason|root cause|led to|result)\b/i, types: ['caused'], named: 'either' },
   { re: /\b(study|studies|studied|major|degree|school|education)\b/i, types: ['studies'], named: 'either' },
@@ -121,7 +126,8 @@ const STOP = new Set(
 
 /** The 1–4-word spans of the query that could name an entity. */
 export function querySpans(query: string): string[] {
-  const words = query.match(/[\p{L}\p{N}][\p{L}\p{N}'’&.-]*/gu) ?? [];
+  // "&" stands as a word of its own ("Salt & Ember").
+  const words = query.match(/[\p{L}\p{N}][\p{L}\p{N}'’&.-]*|&/gu) ?? [];
   const spans = new Set<string>();
   for (let i = 0; i < words.length; i++) {
     for (let n = 1; n <= 4 && i + n <= words.length; n++) {
@@ -159,6 +165,22 @@ function cueBonus(r: Relation, from: string, cues: readonly Cue[], query: string
 /** A type match whose direction the query does not say: as strong, but search finds its words as well. */
 const TOPICAL = 1.999;
 
+/** "I", "me", "my" in a query. */
+const FIRST_PERSON = /\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b/;
+const SPEAKER_WINDOW = 200;
+
+/**
+ * Who "I" is in a query: the speaker of the scope's recent user turns when they are all one person's (an
+ * assistant's user), as extraction reads "I" in a turn; with two or more speakers, nobody.
+ */
+async function selfSpeaker(storage: Partial<Pick<TimelineStore, 'queryEvents'>>, req: GraphRequest): Promise<{ name: string; at: number } | undefined> {
+  const m = FIRST_PERSON.exec(req.query);
+  if (!m || !storage.queryEvents) return undefined;
+  const recent = await storage.queryEvents({ tenant: req.tenant, ...(req.scope ? { scope: req.scope } : {}), lastN: SPEAKER_WINDOW, now: req.now ?? Date.now() });
+  const names = new Map(recent.filter((e) => e.actor === 'user' && e.name).map((e) => [nameKey(e.name!), e.name!]));
+  return names.size === 1 ? { name: [...names.values()][0]!, at: m.index } : undefined;
+}
+
 /** Where the query names an entity (its name or an alias), or undefined. */
 function mentionAt(query: string, e: Entity): number | undefined {
   const q = query.toLowerCase();
@@ -187,8 +209,9 @@ const graphScope = (scope: ScopeFilter | undefined): ScopeFilter | undefined =>
   scope && (scope.userId !== undefined || scope.agentId !== undefined) ? { ...(scope.userId !== undefined ? { userId: scope.userId } : {}), ...(scope.agentId !== undefined ? { agentId: scope.agentId } : {}) } : undefined;
 
 /** Relations around the entities the query names, best first. */
-export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Promise<GraphHit[]> {
-  const spans = querySpans(req.query);
+export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineStore, 'queryEvents'>>, req: GraphRequest): Promise<GraphHit[]> {
+  const self = await selfSpeaker(storage, req);
+  const spans = [...querySpans(req.query), ...(self ? [self.name] : [])];
   if (spans.length === 0) return [];
   const scope = graphScope(req.scope);
   const named = await storage.findEntities({ tenant: req.tenant, scope, names: spans, limit: 20 });
@@ -198,18 +221,20 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   const namedIds = new Set(named.map((e) => e.id));
   const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
-  const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined }>();
-  const mentions = new Map(named.map((e) => [e.id, mentionAt(req.query, e)]));
+  const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined; directed?: boolean | undefined }>();
+  const mentions = new Map(named.map((e) => [e.id, self && nameKey(e.name) === nameKey(self.name) ? self.at : mentionAt(req.query, e)]));
   for (const r of first) {
     const from = namedIds.has(r.sourceId) ? r.sourceId : r.targetId;
     const far = from === r.sourceId ? r.targetId : r.sourceId;
     const bonus = cueBonus(r, from, cues, req.query, mentions.get(from) ?? Number.NaN);
     const joins = namedIds.has(far);
     const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
-    scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins, precise: bonus === 2 || joins });
+    scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins, precise: bonus === 2 || joins, directed: bonus === 2 });
   }
   // Two hops: from the far ends of the best hop-1 edges.
   const chained = new Set<string>();
+  /** The hop-1 edges a chain continues. */
+  const chainHeads = new Set<unknown>();
   const seeds = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 5);
   const farIds = [...new Set(seeds.map((s) => (namedIds.has(s.r.sourceId) ? s.r.targetId : s.r.sourceId)).filter((id) => !namedIds.has(id)))];
   if (farIds.length > 0 && cues.length > 0) {
@@ -225,12 +250,14 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
       const chain = bonus >= TOPICAL && via.strong && r.type !== via.r.type && when >= 0;
       // A chain (the question's first relation, then another it asks about from there) answers right after its first hop.
       const score = chain ? via.score - 0.05 : 0.5 + bonus + 0.5 * r.confidence + when;
-      scored.set(r.id, { r, hop: 2, score, strong: bonus >= TOPICAL && via.strong && when >= 0, precise: chain && via.precise === true });
-      if (chain) chained.add(r.type);
+      scored.set(r.id, { r, hop: 2, score, strong: bonus >= TOPICAL && via.strong && when >= 0, precise: chain && via.precise === true, directed: chain && via.directed === true });
+      // A chain answers its cue's types: "my brother's wife" is not my own partner, married or dating.
+      if (chain) chainHeads.add(via);
+      if (chain) for (const c of cues) if (c.types.includes(r.type)) for (const t of c.types) chained.add(t);
     }
     // The named entity's own relation of a type a chain answers is about the wrong one ("Alice's manager's home", not Alice's).
     for (const s of scored.values()) {
-      if (s.hop === 1 && chained.has(s.r.type) && !(namedIds.has(s.r.sourceId) && namedIds.has(s.r.targetId)) && ![...parent.values()].includes(s)) {
+      if (s.hop === 1 && chained.has(s.r.type) && !(namedIds.has(s.r.sourceId) && namedIds.has(s.r.targetId)) && !chainHeads.has(s)) {
         s.score -= 1.5;
         s.strong = false;
       }
@@ -241,7 +268,7 @@ export async function graphRetrieve(storage: GraphStore, req: GraphRequest): Pro
   return ranked.flatMap((s) => {
     const source = entities.get(s.r.sourceId);
     const target = entities.get(s.r.targetId);
-    return source && target ? [{ relation: s.r, source, target, hop: s.hop, score: Math.round(s.score * 1000) / 1000, strong: s.strong, precise: s.precise === true }] : [];
+    return source && target ? [{ relation: s.r, source, target, hop: s.hop, score: Math.round(s.score * 1000) / 1000, strong: s.strong, precise: s.precise === true, directed: s.directed === true }] : [];
   });
 }
 
@@ -334,10 +361,11 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
 }
 
 /**
- * `search`'s graph step: the relations around the entities the query names, and the memories supporting the
- * precise ones (the query said their direction, or they join two named entities) join the ranked list (as
- * `withGraphSupport` does for getContext). The list comes back as it was
- * when the query names no stored entity or asks for none of their relations.
+ * `search`'s graph step: the memories supporting the relations the query asks for by type and direction ("Alice's
+ * manager", "who reports to Carol", and the chains they start) join the ranked list ahead of the rest, as
+ * `withGraphSupport` does for getContext. Narrower than getContext's step: a relation that only matches a topic
+ * word or joins two named people is left to word and vector search. The list comes back as it was when the query
+ * names no stored entity or asks for no directed relation.
  */
 export async function withGraphCandidates(
   deps: ReadDeps,
@@ -345,11 +373,9 @@ export async function withGraphCandidates(
   ranked: readonly Candidate[],
 ): Promise<Candidate[]> {
   const hits = await graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt });
-  // As in getContext: only relations read in the direction the query says (or joining two named entities) lift
-  // their statements; a match by type alone is one whose words the lexical signal weighs already.
-  const precise = hits.filter((h) => h.precise === true);
-  if (precise.length === 0) return [...ranked];
-  return withGraphSupport(deps, req, ranked, precise);
+  const directed = hits.filter((h) => h.directed);
+  if (directed.length === 0) return [...ranked];
+  return withGraphSupport(deps, req, ranked, directed);
 }
 
 /** At most this share of the token budget goes to the Entities section; the memories keep the rest. */

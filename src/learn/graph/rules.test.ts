@@ -37,7 +37,20 @@ describe('rule extraction', () => {
     expect(edges('I manage Bob and Dan on the platform team.', 'Alice')).toEqual(['Alice manages Bob', 'Alice manages Dan']);
     // Two clauses with their own subjects stay apart.
     expect(edges('Tariq coaches the Harbor Hawks and Bea coaches the Millfield Foxes.')).toEqual(['Tariq coaches Harbor Hawks', 'Bea coaches Millfield Foxes']);
-    expect(edges('Salt & Ember is in Bordeaux and is managed by Claire Fontaine.')).toEqual(['Claire Fontaine manages Salt & Ember']);
+    expect(edges('Salt & Ember is in Bordeaux and is managed by Claire Fontaine.')).toEqual(['Salt & Ember located_in Bordeaux', 'Claire Fontaine manages Salt & Ember']);
+  });
+
+  it('reads names with accents and "&", relative clauses, where a named thing is and what a system runs on', () => {
+    expect(edges("I'm married to Élodie, who runs the wine program at Salt & Ember.", 'Antoine')).toEqual(['Élodie works_at Salt & Ember', 'Antoine married_to Élodie']);
+    // A month opening a clause is not part of the name after it.
+    expect(edges('From December Salt & Ember is managed by Hugo Marin.')).toEqual(['Hugo Marin manages Salt & Ember']);
+    expect(edges('Salt & Ember is in Bordeaux.')).toEqual(['Salt & Ember located_in Bordeaux']);
+    // A person "in" a city this week is not located there.
+    expect(edges('Bob is in Paris this week.')).toEqual([]);
+    expect(edges('Atlas uses JAX and runs on the Euler cluster.')).toEqual(['Atlas uses JAX', 'Atlas runs_on Euler']);
+    expect(edges('I accepted a faculty position at MIT.', 'Amara')).toEqual(['Amara works_at MIT']);
+    // A participle after a comma is not a coordinated verb of the sentence's subject.
+    expect(edges("Umbrella Health's parent company is Umbrella Group, based in Austin.")).toEqual([]);
   });
 
   it('resolves "I" and "my" to the speaker and "my wife Maria" to Maria', () => {

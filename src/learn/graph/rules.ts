@@ -45,16 +45,18 @@ export interface Extraction {
 /** Types whose edge reads the same both ways. */
 export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating']);
 /** Types where a new edge from the same source closes the old one. */
-export const EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['works_at', 'lives_in', 'married_to', 'dating']);
+export const EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['works_at', 'lives_in', 'married_to', 'dating', 'runs_on']);
 /** Types where a new edge into the same target closes the old one (a person has one manager at a time). */
 export const TARGET_EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['manages']);
 
 /** How a relation of this type is written (see `RelationWrite.exclusive`). */
 export const exclusivity = (type: string): boolean | 'target' => (EXCLUSIVE_TYPES.has(type) ? true : TARGET_EXCLUSIVE_TYPES.has(type) ? 'target' : false);
 
-const NAME = String.raw`(?:[A-Z][\p{L}\p{M}'’.-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+|&\s+)?[A-Z][\p{L}\p{M}'’.-]*){0,3})`;
+const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+|&\s+)?\p{Lu}[\p{L}\p{M}'’.-]*){0,3})`;
 const PRONOUN = String.raw`(?:I|we|he|she|they|He|She|They|We)`;
 const DETERMINED = String.raw`(?:[Tt]he|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Tt]his|[Tt]hat)\s+[a-z][\p{L}\p{N}-]*`;
+/** A word start (`\b` is ASCII-only: it fails before "Élodie"). */
+const START = String.raw`(?<![\p{L}\p{N}_])`;
 const SUBJECT = String.raw`(${NAME}|${PRONOUN}|${DETERMINED})`;
 /** A lower-case object: one to four words, cut at the first stop word below. */
 const THING = String.raw`((?:[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*)(?:\s+[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*){0,4})`;
@@ -116,8 +118,9 @@ interface Pattern {
 const GROUP_NOUN = String.raw`(?:\s+(?:team|group|squad|lab|department|family))?`;
 
 const p = (verbs: string, type: string, objectType: string, reverse = false, subjectType = 'person'): Pattern => ({
-  re: new RegExp(String.raw`\b${SUBJECT}${GROUP_NOUN}\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
-  coordinated: new RegExp(String.raw`(?:\b(?:and|but|then)|,)\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
+  // "Élodie, who runs …": the relative clause's verb is the name's.
+  re: new RegExp(String.raw`${START}${SUBJECT}${GROUP_NOUN}(?:,\s+who)?\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
+  coordinated: new RegExp(String.raw`\b(?:and|but|then)\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
   verb: new RegExp(String.raw`\b(?:${verbs})\s`, 'u'),
   type,
   objectType,
@@ -127,7 +130,7 @@ const p = (verbs: string, type: string, objectType: string, reverse = false, sub
 
 const PATTERNS: Pattern[] = [
   p(
-    String.raw`works?\s+(?:remotely\s+)?(?:at|for)|worked\s+(?:remotely\s+)?(?:at|for)|(?:(?:am|is|are)\s+)?working\s+(?:remotely\s+)?(?:at|for)|is\s+employed\s+(?:at|by)|got\s+a\s+job\s+at|joined|started\s+working\s+at|(?:is|was)\s+hired\s+by|runs\s+[a-z-]+\s+at`,
+    String.raw`works?\s+(?:remotely\s+)?(?:at|for)|worked\s+(?:remotely\s+)?(?:at|for)|(?:(?:am|is|are)\s+)?working\s+(?:remotely\s+)?(?:at|for)|is\s+employed\s+(?:at|by)|got\s+a\s+job\s+at|joined|started\s+working\s+at|(?:is|was)\s+hired\s+by|runs\s+(?:the\s+)?(?:[a-z-]+\s+){1,2}at|accepted\s+an?\s+(?:[a-z-]+\s+){0,2}(?:position|job|role|offer)\s+at`,
     'works_at',
     'organization',
   ),
@@ -141,7 +144,8 @@ const PATTERNS: Pattern[] = [
   p(String.raw`supplies|supplied|(?:is|are)\s+supplying`, 'supplies', 'organization', false, 'organization'),
   p(String.raw`lives?\s+in|lived\s+in|moved\s+to|relocated\s+to|is\s+living\s+in|settled\s+in|(?:(?:am|is|are)\s+)?based\s+in`, 'lives_in', 'place'),
   p(String.raw`(?:is|am|are|was|were)\s+from|grew\s+up\s+in|comes\s+from|was\s+born\s+in`, 'from', 'place'),
-  p(String.raw`(?:is|am|was|got)\s+married\s+to|married|wed`, 'married_to', 'person'),
+  p(String.raw`(?:(?:is|am|was|got)\s+)?married\s+to|married|wed`, 'married_to', 'person'),
+  p(String.raw`runs\s+on|ran\s+on|(?:is|are|was)\s+running\s+on|(?:is|are|was)\s+hosted\s+on|(?:is|are)\s+migrating\s+(?:from\s+\S+\s+)?to|migrated\s+(?:from\s+\S+\s+)?to`, 'runs_on', 'thing', false, 'thing'),
   p(String.raw`(?:is|am|was|are)\s+(?:dating|engaged\s+to)`, 'dating', 'person'),
   p(String.raw`(?:is|am|are|was|were)\s+friends\s+with|befriended`, 'friend_of', 'person'),
   p(String.raw`likes?|loves?|enjoys?|liked|loved|enjoyed|(?:am|is|are)\s+(?:a\s+)?(?:big\s+)?fans?\s+of|(?:am|is|are)\s+into|adores?`, 'likes', 'thing'),
@@ -161,17 +165,19 @@ const PATTERNS: Pattern[] = [
 
 /** "my wife Maria", "her boss, Carol" → the named person in that role to the possessor. */
 const POSSESSOR = String.raw`[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur`;
-const ROLE_NAMED = new RegExp(String.raw`\b(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+|old\s+|former\s+)?(${ROLE})s?,?\s+(${NAME})`, 'gu');
+const ROLE_NAMED = new RegExp(String.raw`${START}(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+|old\s+|former\s+)?(${ROLE})s?,?\s+(${NAME})`, 'gu');
 /** "Alice's manager is Carol", "my wife is Maria". */
-const ROLE_IS = new RegExp(String.raw`\b(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\s+(?:is|was)\s+(${NAME})`, 'gu');
+const ROLE_IS = new RegExp(String.raw`${START}(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\s+(?:is|was)\s+(${NAME})`, 'gu');
 /** "Carol is Alice's manager", "Maria is my wife". */
-const IS_ROLE = new RegExp(String.raw`\b(${NAME}|${PRONOUN})\s+(?:is|was|became)\s+(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\b`, 'gu');
+const IS_ROLE = new RegExp(String.raw`${START}(${NAME}|${PRONOUN})\s+(?:is|was|became)\s+(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\b`, 'gu');
 
 /** "X is the CTO at Globex", "I'm the sous-chef at Le Petit Four": a role at a named organisation (works_at). */
 const ROLE_AT = new RegExp(
-  String.raw`\b${SUBJECT}\s+(?:((?:is|am|are|was|were))\s+)?(?:now\s+)?(?:the|a|an|our|their|its)\s+(?:new\s+)?(?:[\p{L}-]+\s+){1,3}?(?:at|for|of)\s+(?:the\s+)?(${NAME})`,
+  String.raw`${START}${SUBJECT}\s+(?:((?:is|am|are|was|were))\s+)?(?:now\s+)?(?:the|a|an|our|their|its)\s+(?:new\s+)?(?:[\p{L}-]+\s+){1,3}?(?:at|for|of)\s+(?:the\s+)?(${NAME})`,
   'gu',
 );
+/** "Salt & Ember is in Bordeaux": where a named place, organisation or thing (not a person) is. */
+const LOCATED = new RegExp(String.raw`${START}(${NAME})\s+(?:is|are)\s+(?:located\s+|based\s+|headquartered\s+)?in\s+(?:the\s+)?(${NAME})`, 'gu');
 /** A pronoun object ("reports to me"): resolved like a subject when nothing but a preposition or the end follows. */
 const OBJECT_PRONOUNS = new Set(['me', 'us', 'him', 'her', 'them']);
 const CONTRACTION = /['’](?:ll|ve|m|d|re)$/;
@@ -192,7 +198,8 @@ function cleanName(raw: string): string {
 }
 
 /** Capitalised at the start of a sentence, never part of a name. */
-const LEADING = new Set([...NOT_NAMES, ...STOP, 'then', 'later', 'finally', 'last', 'after', 'before', 'actually', 'anyway', 'maybe', 'since', 'because', 'although', 'apparently', 'honestly', 'btw', 'lol', 'um', 'also', 'now']);
+const MONTHS = 'january february march april may june july august september october november december'.split(' ');
+const LEADING = new Set([...NOT_NAMES, ...STOP, ...MONTHS, 'then', 'later', 'finally', 'last', 'after', 'before', 'actually', 'anyway', 'maybe', 'since', 'because', 'although', 'apparently', 'honestly', 'btw', 'lol', 'um', 'also', 'now']);
 
 /** A lower-case object cut at its first stop word; undefined when nothing is left. */
 function cleanThing(raw: string): string | undefined {
@@ -295,11 +302,12 @@ function sentences(text: string): string[] {
  */
 export function extractFromTurn(turn: TurnInput, previousPeople: readonly string[] = []): Extraction {
   const typed = new Map<string, ExtractedEntity>();
-  const add = (name: string, entityType: string) => {
+  /** `sure`: the phrasing says what it is (a role names a person), over the tagger's guess. */
+  const add = (name: string, entityType: string, sure = false) => {
     const key = nameKey(name);
     if (key === '' || NOT_NAMES.has(key)) return;
     const known = typed.get(key);
-    if (!known || (known.entityType === 'thing' && entityType !== 'thing')) typed.set(key, { name: known?.name ?? name, entityType });
+    if (!known || sure || (known.entityType === 'thing' && entityType !== 'thing')) typed.set(key, { name: known?.name ?? name, entityType });
   };
   const people: string[] = [];
   for (const name of nameCandidates(turn.text)) {
@@ -348,6 +356,13 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         }
       }
     }
+    for (const m of sentence.matchAll(LOCATED)) {
+      const [what, where] = [resolver.resolve(m[1]!), resolver.resolve(m[2]!)];
+      if (!what || !where || typeOf(what, taggedType(what) ?? '') === 'person') continue;
+      add(what, typeOf(what, 'organization'));
+      add(where, typeOf(where, 'place'));
+      relate(what, where, 'located_in', sentence, false);
+    }
     for (const m of sentence.matchAll(ROLE_AT)) {
       const subject = resolver.resolve(m[1]!);
       // A role needs its verb, or a contracted one ("I'm the …"); and a person holding it.
@@ -378,7 +393,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         const role = FAMILY[m[2]!.toLowerCase()]!;
         if (!owner || !named) continue;
         add(owner, typeOf(owner, 'person'));
-        add(named, 'person');
+        add(named, 'person', true);
         relate(owner, named, role.type, sentence, role.reverse);
       }
     }
@@ -388,7 +403,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
       const role = FAMILY[m[3]!.toLowerCase()]!;
       if (!owner || !named) continue;
       add(owner, typeOf(owner, 'person'));
-      add(named, 'person');
+      add(named, 'person', true);
       relate(owner, named, role.type, sentence, role.reverse);
     }
   }
