@@ -13,9 +13,17 @@ import type { Episode, Example, Procedure } from './types.js';
 const joinLines = (parts: readonly (string | undefined)[]): string =>
   parts.map((p) => p?.trim() ?? '').filter((p) => p.length > 0).join('\n');
 
-/** What a closed episode teaches: its summary, why it went as it did, and what had to be corrected. */
+const squash = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/**
+ * What a closed episode teaches: its summary, why it went as it did, and what had to be corrected — each said
+ * once. The summary usually quotes the root cause and the correction already; repeating them would make the
+ * cause outweigh the situation in what a new report is matched against.
+ */
 export function episodeDocText(e: Pick<Episode, 'summary' | 'rootCause' | 'corrections'>): string {
-  return joinLines([e.summary, e.rootCause, ...e.corrections]);
+  const said = squash(e.summary);
+  const fresh = (s: string | undefined) => (s && !said.includes(squash(s)) ? s : undefined);
+  return joinLines([e.summary, fresh(e.rootCause), ...e.corrections.map(fresh)]);
 }
 
 /**

@@ -4,7 +4,8 @@
  * query says its trouble followed a change (change-cue.ts: "since we switched …", "right after the 7.0 rollout")
  * and an episode's situation did not, the two are different kinds of incident however alike their words — the
  * same symptom from load, from a defect that was always there, or from yesterday's change — and that episode's
- * relevance is scaled by CHANGE_MISMATCH. That is what tells a change-driven case from the pattern it imitates.
+ * relevance is scaled by CHANGE_MISMATCH (0.6: at 0.8 a change-driven lesson whose other words matched less still ranked
+ * behind three look-alikes; docs/benchmarks.md). That is what tells a change-driven case from the pattern it imitates.
  * The reverse is no evidence: a report that does not mention a change may simply not know of one.
  *
  * Tried and not kept (docs/benchmarks.md): lifting episodes by the embedding similarity of the query and their
@@ -15,7 +16,7 @@ import type { MemoryEvent } from '../core/types.js';
 import { statesChange } from './change-cue.js';
 import type { Candidate, ReadDeps } from './types.js';
 
-export const CHANGE_MISMATCH = 0.8;
+export const CHANGE_MISMATCH = 0.6;
 /** Event types that describe a situation (as opposed to acting on it): describe-episode's report types. */
 const REPORT_TYPES: ReadonlySet<string> = new Set(['message', 'observation', 'error', 'note', 'feedback', 'tool_result']);
 /** The situation is among an episode's first few events. */
