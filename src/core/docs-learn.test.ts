@@ -20,6 +20,14 @@ describe('learn record projections', () => {
     );
   });
 
+  it('says the root cause and a correction once: not again when the summary already quotes them', () => {
+    const summary = 'Checkout timed out. Tried: restarted pods. Outcome: FAILURE — root cause: Expired token. Correction: Was actually the token, not the pods.';
+    const text = episodeDocText({ summary, rootCause: 'expired token', corrections: ['Was actually the token, not the pods', 'Renew before deploys'] });
+    expect(text).toBe(`${summary}\nRenew before deploys`);
+    // A root cause the summary clipped or never stated is still added.
+    expect(episodeDocText({ summary: 'Checkout timed out.', rootCause: 'expired token', corrections: [] })).toBe('Checkout timed out.\nexpired token');
+  });
+
   it('projects no doc for an open episode or one with nothing to say', () => {
     expect(episodeToDoc(makeEpisode({ closed: false }))).toBeUndefined();
     expect(episodeToDoc(makeEpisode({ summary: '  ', corrections: [] }))).toBeUndefined();

@@ -44,8 +44,7 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
-import { applySituation, situationChanges } from './situation.js';
-import { statesChange } from './change-cue.js';
+import { applySituation, queryCues, situationCues } from './situation.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
@@ -286,13 +285,17 @@ async function graphSupport(deps: ReadDeps, p: Plan, filter: FilterNode | undefi
   return out;
 }
 
-/** Episodes that did not follow a change fall behind when the query says its trouble did (situation.ts). */
+/**
+ * Episodes that did not follow a change fall behind when the query says its trouble did, and so do episodes
+ * whose trouble came and went when the query's happens every time, or the reverse (situation.ts).
+ */
 async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): Promise<Candidate[]> {
-  if (!statesChange(p.query)) return semantic;
+  const query = queryCues(p.query);
+  if (!query.change && !query.pattern) return semantic;
   const ids = semantic.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
   if (ids.length === 0) return semantic;
-  const changes = await situationChanges(deps, p.tenant, ids);
-  return applySituation(semantic, changes, true, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal);
+  const cues = await situationCues(deps, p.tenant, ids);
+  return applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal);
 }
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidate, makeDoc } from './fixtures.test-support.js';
-import { applySituation, CHANGE_MISMATCH } from './situation.js';
+import { applySituation, CHANGE_MISMATCH, PATTERN_MISMATCH, queryCues, type SituationCues } from './situation.js';
 import type { Candidate } from './types.js';
 
 function episode(id: string, relevance: number): Candidate {
@@ -8,15 +8,16 @@ function episode(id: string, relevance: number): Candidate {
 }
 
 const rescore = (_c: Candidate, relevance: number) => relevance;
+const relevances = (out: Candidate[]) => new Map(out.map((x) => [x.doc.refId, x.scores.relevance!]));
 
-describe('applySituation', () => {
+describe('applySituation: what changed', () => {
   const eps = [episode('a', 0.6), episode('b', 0.7), episode('c', 0.5)];
   // a started from a report of trouble after a change; b and c did not; d's situation is unknown.
-  const changes = new Map([['a', true], ['b', false], ['c', false]]);
+  const cues = new Map<string, SituationCues>([['a', { change: true }], ['b', { change: false }], ['c', { change: false }]]);
 
   it('when the query says its trouble followed a change, situations without one fall behind', () => {
-    const out = applySituation([...eps, episode('d', 0.4)], changes, true, rescore);
-    const rel = new Map(out.map((x) => [x.doc.refId, x.scores.relevance!]));
+    const out = applySituation([...eps, episode('d', 0.4)], cues, { change: true }, rescore);
+    const rel = relevances(out);
     expect(rel.get('a')).toBe(0.6);
     expect(rel.get('b')).toBeCloseTo(0.7 * CHANGE_MISMATCH, 9);
     expect(rel.get('a')!).toBeGreaterThan(rel.get('b')!);
@@ -25,8 +26,32 @@ describe('applySituation', () => {
   });
 
   it('a query that does not mention a change leaves every episode, and other kinds always, as they were', () => {
-    expect(applySituation(eps, changes, false, rescore).map((x) => x.scores.relevance)).toEqual([0.6, 0.7, 0.5]);
+    expect(applySituation(eps, cues, { change: false }, rescore).map((x) => x.scores.relevance)).toEqual([0.6, 0.7, 0.5]);
     const fact = candidate(makeDoc({ kind: 'fact', refId: 'b', text: 'a fact' }), { scores: { relevance: 0.7 }, final: 0.7 });
-    expect(applySituation([fact], changes, true, rescore)[0]).toBe(fact);
+    expect(applySituation([fact], cues, { change: true }, rescore)[0]).toBe(fact);
+  });
+});
+
+describe('applySituation: intermittent or every time', () => {
+  const eps = [episode('race', 0.6), episode('bug', 0.7), episode('quiet', 0.5)];
+  const cues = new Map<string, SituationCues>([
+    ['race', { change: false, pattern: 'intermittent' }],
+    ['bug', { change: false, pattern: 'consistent' }],
+    ['quiet', { change: false }],
+  ]);
+
+  it('an episode whose trouble happened every time falls behind for a query whose trouble comes and goes', () => {
+    const rel = relevances(applySituation(eps, cues, queryCues('The export test goes red now and then in CI.'), rescore));
+    expect(rel.get('bug')).toBeCloseTo(0.7 * PATTERN_MISMATCH, 9);
+    expect(rel.get('race')).toBe(0.6);
+    // An episode that stated no pattern is no contradiction.
+    expect(rel.get('quiet')).toBe(0.5);
+  });
+
+  it('and the reverse; a query that states no pattern changes nothing', () => {
+    const rel = relevances(applySituation(eps, cues, queryCues('The refund test fails on every run.'), rescore));
+    expect(rel.get('race')).toBeCloseTo(0.6 * PATTERN_MISMATCH, 9);
+    expect(rel.get('bug')).toBe(0.7);
+    expect(applySituation(eps, cues, queryCues('The refund test fails.'), rescore).map((x) => x.scores.relevance)).toEqual([0.6, 0.7, 0.5]);
   });
 });
