@@ -47,7 +47,7 @@ import { scoreCandidate } from './score.js';
 import { applySituation, situationChanges } from './situation.js';
 import { statesChange } from './change-cue.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
-import { expandRequest, liftingHits, rescorer, scoreSemantic } from './search.js';
+import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { readScopes, type ReadScopes } from './scopes.js';
@@ -256,9 +256,10 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   }
   // Knowledge graph: relations around the entities the query names; their supporting memories join (graph.ts).
   const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scopes.semantic, query: p.query, timeWindow: p.timeWindow, validAt: config.as_of }) : [];
-  // Only relations read in the direction the query says lift their statements (search.ts `liftingHits`); every
-  // strong relation still shows in the Entities section.
-  const precise = liftingHits(graph);
+  // Only relations read in the direction the query says (or joining two named entities) lift their statements: a
+  // relation matched by type alone ("like", "work") is one whose words search weighs already, and lifting it took
+  // the slots of memories search ranked higher. All strong relations still show in the Entities section.
+  const precise = graph.filter((h) => h.precise === true);
   if (precise.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, precise, cutoff);
   return { window, semantic, sem, graph };
 }

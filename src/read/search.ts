@@ -1,8 +1,7 @@
 /**
  * search(): query → route → candidates (lexical + vector) → fuse (question form) → Generative-Agents score → optional rerank
- * → (hybrid) time window, conversation steps, session neighbours and author field (expand.ts) → the statements of the
- * knowledge graph's relations read in the direction the query says (graph.ts) → top k. No window, no budget: this
- * is the ranked-list API under `buildContext`.
+ * → (hybrid) time window, conversation steps, session neighbours and author field (expand.ts) → top k. No window, no
+ * budget: this is the ranked-list API under `buildContext`.
  */
 import { parseContextConfig, type ContextConfig, type ConversationConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
@@ -11,7 +10,6 @@ import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
 import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
-import { graphRetrieve, withGraphSupport, type GraphHit } from './graph.js';
 import { rerankCandidates } from './rerank.js';
 import { readScopes } from './scopes.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
@@ -129,23 +127,6 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
   const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
-  let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
-  if (mode === 'hybrid') {
-    const graph = await graphRetrieve(deps.storage, { tenant: req.tenant, scope: scopes.semantic, query: req.query, timeWindow, validAt: req.asOf });
-    const lifting = liftingHits(graph);
-    if (lifting.length > 0) {
-      out = await withGraphSupport(deps, { tenant: req.tenant, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), kinds: req.kinds, rescore: expansion.rescore, scoreNew: (c, relevance) => expansion.scoreNew({ ...c, origin: 'semantic' }, relevance) }, out, lifting);
-    }
-  }
+  const out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
-}
-
-/**
- * The relations whose statements join or lead the ranking: those read in the direction the query says, or joining
- * two entities it names (graph.ts `precise`). A relation matched by its type alone ("look like" → likes, "work
- * out" → works_at) is one whose words the ranking weighs already; lifting its statement took the places of
- * memories ranked higher (LoCoMo dev, getContext R@10 0.826 → 0.830).
- */
-export function liftingHits(graph: readonly GraphHit[]): GraphHit[] {
-  return graph.filter((h) => h.precise === true);
 }
