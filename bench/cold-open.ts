@@ -92,7 +92,7 @@ let memory: Memory | null = null;
 async function searchOnce(s: SqliteStorage, i: number): Promise<number> {
   const t0 = performance.now();
   if (memory) {
-    await memory.getContext(queries[i % queries.length]!, { merge_policy: { token_budget: 2000 } });
+    await memory.getContext(queries[i % queries.length]!, { tenant: TENANT, merge_policy: { token_budget: 2000 } });
     return performance.now() - t0;
   }
   const now = Date.now();
@@ -110,7 +110,8 @@ async function child(): Promise<void> {
       storage: s,
       embedder: lookupEmbedder,
       reranker: createHeuristicReranker(),
-      config: { indexing: { background: false }, retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
+      // 'whole': the store's vectors are one per doc, under the model name itself.
+      config: { indexing: { background: false, documentVectors: 'whole' }, retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
     });
   }
   const opened = performance.now();

@@ -4,7 +4,7 @@
  * SELECT of the candidates' vector blobs, as the SQLite adapter would issue it) or a file of f32 rows read
  * with one positional read per candidate (src/adapters/vector/row-file.ts, what the index uses).
  *
- *   npx tsx bench/rescore-source.ts --db /path/bench.db [--model bench-synthetic] [--batch 40] [--batches 2000]
+ *   npx tsx bench/rescore-source.ts --db /path/bench.db [--model bench-synthetic] [--batch 40] [--batches 2000] [--limit 300000]
  *
  * Both read random docs of the store (same ids for both), after one warm-up pass over the same batches, so
  * both are served from the OS page cache as a process that searches often is. Reports p50 / p95 / p99 ms per
@@ -23,6 +23,8 @@ const { values: opts } = parseArgs({
     model: { type: 'string', default: 'bench-synthetic' },
     batch: { type: 'string', default: '40' },
     batches: { type: 'string', default: '2000' },
+    /** Read at most this many docs' vectors (the row file then holds those). */
+    limit: { type: 'string', default: '300000' },
   },
 });
 const batch = Number(opts.batch);
@@ -30,9 +32,9 @@ const batches = Number(opts.batches);
 const db = new Database(opts.db!, { readonly: true });
 const t0 = performance.now();
 const all = db
-  .prepare('SELECT d.doc_id AS id, e.vector AS v FROM docs d JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash')
+  .prepare('SELECT d.doc_id AS id, e.vector AS v FROM docs d JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash LIMIT ?')
   .raw()
-  .all(opts.model) as [number, Buffer][];
+  .all(opts.model, Number(opts.limit)) as [number, Buffer][];
 const dim = all[0]![1].byteLength / 4;
 console.log(`${all.length} vectors of ${dim} dimensions read in ${round((performance.now() - t0) / 1000, 1)} s`);
 
@@ -51,10 +53,12 @@ const picks: number[][] = [];
 for (let b = 0; b < batches; b++) picks.push(Array.from({ length: batch }, () => Math.floor(r() * all.length)));
 
 const select = db.prepare(
-  'SELECT d.doc_id, e.vector FROM docs d JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash WHERE d.doc_id IN (SELECT value FROM json_each(?))',
+  // json_each drives the join (primary-key lookups); `doc_id IN (SELECT … json_each)` makes SQLite walk every
+  // embedding of the model instead.
+  'SELECT d.doc_id, e.vector FROM json_each(?) j CROSS JOIN docs d ON d.doc_id = j.value JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash',
 );
 function viaSql(slots: number[]): number {
-  const rows = select.raw().all(opts.model, JSON.stringify(slots.map((s) => all[s]![0]))) as [number, Buffer][];
+  const rows = select.raw().all(JSON.stringify(slots.map((s) => all[s]![0])), opts.model) as [number, Buffer][];
   let n = 0;
   for (const [, v] of rows) n += unit(blobToVector(v)).length;
   return n;

@@ -12,7 +12,7 @@ import { planFilteredSearch, subsetBeatsSimd } from './search-plan.js';
 import { TopK } from './top-k.js';
 import type { UsearchMatches, UsearchModule } from './usearch-module.js';
 
-/** Unfiltered searches rescore this many graph hits per wanted result, so f32 scores fix f16 ordering errors. */
+/** Unfiltered searches rescore this many graph hits per wanted result, so matrix scores fix f16 ordering errors. */
 const GRAPH_OVERSAMPLE = 2;
 /**
  * Recall at a fixed beam falls as the graph grows (measured on clustered 512-d sets: M=16 efSearch=192 gives
@@ -374,7 +374,10 @@ class SearchRun {
     this.scorer = new QueryScorer(matrix, query);
   }
 
-  /** Rescores candidate ids exactly and pushes those that are present and pass the filters. */
+  /**
+   * Scores candidate ids from the matrix (exact f32, or the i8 estimate once compact: `search` then rescores the
+   * survivors in f32) and pushes those that are present and pass the filters.
+   */
   pushAll(ids: readonly number[], top: TopK, admit?: Accept, accept?: Accept): void {
     const m = this.matrix;
     for (const id of ids) {
