@@ -3,7 +3,12 @@
  * indexes saved beside the file (loaded from them, then caught up from the change feed) and without (built
  * from the rows: BM25 re-analyzes every text, the HNSW graph is rebuilt in the background).
  *
- *   npx tsx bench/cold-open.ts [--size 100000] [--dim 512] [--runs 3] [--dir /tmp/x] [--keep]
+ *   npx tsx bench/cold-open.ts [--size 100000] [--dim 512] [--runs 3] [--dir /tmp/x] [--keep] [--reuse] [--build-only]
+ *
+ * --api memory measures getContext through createMemory (query vectors precomputed, heuristic reranker)
+ * instead of the storage's lexical + vector search; the prime child then also reports recall@10 of the vector
+ * search against the exact f32 answer.
+ * --reuse keeps the store in --dir and, on a later call, skips building it when a build completed there.
  *
  * Each run is a fresh `node` process that opens the store and searches one tenant (lexical + vector, k 10,
  * through the storage). Reported per mode, medians over runs:
@@ -14,11 +19,15 @@
  * Vectors are synthetic (clustered, unit, deterministic); texts are bench/perf's synthetic events.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { openSqliteStorage, type SqliteStorage } from '../src/adapters/storage/sqlite/index.js';
+import { blobToVector, unit } from '../src/adapters/storage/sql/vector-codec.js';
+import { loadUsearch } from '../src/adapters/vector/usearch-module.js';
+import { createHeuristicReranker, createMemory, type Embedder, type Memory } from '../src/index.js';
 import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
 import { makeEvent } from '../src/testing/storage-factories.js';
 import { rng, synthEvents, synthQueries } from './perf/synthetic.js';
@@ -32,10 +41,17 @@ const { values: opts, positionals } = parseArgs({
     runs: { type: 'string', default: '3' },
     dir: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    /** Reuse the store in --dir when a previous build completed there (a `built` marker); implies --keep. */
+    reuse: { type: 'boolean', default: false },
+    'build-only': { type: 'boolean', default: false },
+    /** 'storage': lexical + vector search through the storage; 'memory': getContext through createMemory. */
+    api: { type: 'string', default: 'storage' },
     // child only
     db: { type: 'string' },
     mode: { type: 'string' },
     warm: { type: 'string', default: '0' },
+    /** Skip the prime child (files must exist already) and take this warm p95. */
+    'warm-p95': { type: 'string' },
   },
 });
 
@@ -62,8 +78,23 @@ function vectorFor(i: number): Float32Array {
 const queries = synthQueries(200, 1000);
 const queryVectors = queries.map((_, i) => vectorFor(10_000_000 + i));
 
+/** Hands out the precomputed query vectors (the model is kept out of the figures). */
+const lookupEmbedder: Embedder = {
+  model: MODEL,
+  dimension: DIM,
+  init: async () => ({ dimension: DIM }),
+  embed: async (texts) => texts.map((t) => queryVectors[Math.max(0, queries.indexOf(t))]!),
+  close: async () => undefined,
+};
+
+let memory: Memory | null = null;
+
 async function searchOnce(s: SqliteStorage, i: number): Promise<number> {
   const t0 = performance.now();
+  if (memory) {
+    await memory.getContext(queries[i % queries.length]!, { tenant: TENANT, merge_policy: { token_budget: 2000 } });
+    return performance.now() - t0;
+  }
   const now = Date.now();
   await s.lexicalSearch({ tenant: TENANT, text: queries[i % queries.length]!, k: 10, now });
   await s.vectorSearch({ tenant: TENANT, vector: queryVectors[i % queryVectors.length]!, k: 10, now });
@@ -74,6 +105,15 @@ async function child(): Promise<void> {
   const events: IndexEvent[] = [];
   const s = await openSqliteStorage({ path: opts.db!, ...(opts.mode === 'rows' ? { indexDir: false as const } : {}), onIndexEvent: (e) => events.push(e) });
   await s.init({ embeddingModel: MODEL, dimension: DIM });
+  if (opts.api === 'memory') {
+    memory = await createMemory({
+      storage: s,
+      embedder: lookupEmbedder,
+      reranker: createHeuristicReranker(),
+      // 'whole': the store's vectors are one per doc, under the model name itself.
+      config: { indexing: { background: false, documentVectors: 'whole' }, retention: { sweepIntervalMinutes: 0 }, learn: { engine: { background: false } } },
+    });
+  }
   const opened = performance.now();
   await searchOnce(s, 0);
   const first = performance.now();
@@ -83,6 +123,9 @@ async function child(): Promise<void> {
     const lat: number[] = [];
     for (let i = 0; i < 100; i++) lat.push(await searchOnce(s, i));
     out.warmP95 = round(percentile(lat, 95));
+    out.warmP50 = round(percentile(lat, 50));
+    out.rssWarmMb = round(process.memoryUsage().rss / 2 ** 20);
+    out.recallAt10 = await recallAt10(s);
   } else {
     const target = Number(opts.warm) * 1.2;
     let i = 0;
@@ -98,13 +141,42 @@ async function child(): Promise<void> {
     }
   }
   out.rssMb = round(process.memoryUsage().rss / 2 ** 20);
-  await s.close();
+  out.peakRssMb = round(process.resourceUsage().maxRSS / 1024);
+  if (memory) await memory.close();
+  else await s.close();
   out.saves = events.filter((e) => e.kind === 'saved');
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
+/**
+ * recall@10 of the storage's vector search (HNSW, rescored in f32) against the exact f32 answer over every
+ * vector of the tenant (read from the rows here, after the RSS figures were taken).
+ */
+async function recallAt10(s: SqliteStorage): Promise<number> {
+  const usearch = loadUsearch();
+  if (!usearch) return NaN;
+  const db = new Database(opts.db!, { readonly: true });
+  const rows = db
+    .prepare('SELECT d.doc_id, e.vector FROM docs d JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash WHERE d.tenant = ?')
+    .raw()
+    .all(MODEL, TENANT) as [number, Buffer][];
+  db.close();
+  const data = new Float32Array(rows.length * DIM);
+  rows.forEach(([, v], i) => data.set(unit(blobToVector(v)), i * DIM));
+  let sum = 0;
+  const n = 100;
+  for (let i = 0; i < n; i++) {
+    const q = unit(queryVectors[i]!);
+    const exact = usearch.exactSearch(data, q, DIM, 10, 'ip', 2);
+    const want = new Set(Array.from(exact.keys, (k) => rows[Number(k)]![0]));
+    const got = await s.vectorSearch({ tenant: TENANT, vector: q, k: 10, now: Date.now() });
+    sum += got.filter((h) => want.has(h.docId)).length / 10;
+  }
+  return round(sum / n, 3);
+}
+
 function runChild(db: string, mode: string, warm = 0): Record<string, unknown> {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM)], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM), '--api', opts.api], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
@@ -139,28 +211,43 @@ async function main(): Promise<void> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'engram-cold-open-'));
   const db = join(dir, 'bench.db');
   console.log(`cold open, SQLite, ${n} memories, ${DIM}-d vectors; load ${loadavg().map((x) => round(x, 1)).join(' ')}`);
+  const marker = join(dir, `built-${n}-${DIM}`);
   try {
-    await build(db, n);
-    const prime = runChild(db, 'prime');
-    console.log('prime (built from rows, graph completed, files saved):', JSON.stringify({ ...prime, loads: undefined }));
-    const warm = prime.warmP95 as number;
+    if (opts.reuse && existsSync(marker)) {
+      console.log(`  reusing the store in ${dir}`);
+    } else {
+      await build(db, n);
+      writeFileSync(marker, new Date().toISOString());
+    }
+    if (opts['build-only']) return;
+    let warm = Number(opts['warm-p95'] ?? NaN);
+    if (!(warm > 0)) {
+      const prime = runChild(db, 'prime');
+      console.log('prime (indexes loaded, graph completed, files saved):', JSON.stringify({ ...prime, loads: undefined }));
+      warm = prime.warmP95 as number;
+    }
     const rows: Record<string, unknown>[] = [];
+    const modes = (process.env.COLD_OPEN_MODES ?? 'files,rows').split(',');
     const files: Record<string, unknown>[] = [];
     for (let i = 0; i < runs; i++) {
-      files.push(runChild(db, 'files', warm));
-      console.log(' files:', JSON.stringify({ ...files.at(-1), saves: undefined }));
-      rows.push(runChild(db, 'rows', warm));
-      console.log(' rows: ', JSON.stringify({ ...rows.at(-1), saves: undefined, loads: undefined }));
+      if (modes.includes('files')) {
+        files.push(runChild(db, 'files', warm));
+        console.log(' files:', JSON.stringify({ ...files.at(-1), saves: undefined }));
+      }
+      if (modes.includes('rows')) {
+        rows.push(runChild(db, 'rows', warm));
+        console.log(' rows: ', JSON.stringify({ ...rows.at(-1), saves: undefined, loads: undefined }));
+      }
     }
     const med = (xs: Record<string, unknown>[], k: string) => round(median(xs.map((x) => x[k] as number)));
-    console.log(`\nwarm p95 (lexical + vector) ${warm} ms; load ${loadavg().map((x) => round(x, 1)).join(' ')}`);
-    console.log('| indexes | first search ms | full speed ms | RSS MB |');
-    console.log('|---|---|---|---|');
+    console.log(`\nwarm p95 (${opts.api === 'memory' ? 'getContext' : 'lexical + vector'}) ${warm} ms; load ${loadavg().map((x) => round(x, 1)).join(' ')}`);
+    console.log('| indexes | first search ms | full speed ms | RSS MB | peak RSS MB |');
+    console.log('|---|---|---|---|---|');
     for (const [name, xs] of [['saved files', files], ['rebuilt from rows', rows]] as const) {
-      console.log(`| ${name} | ${med(xs, 'firstMs')} | ${med(xs, 'fullSpeedMs')} | ${med(xs, 'rssMb')} |`);
+      console.log(`| ${name} | ${med(xs, 'firstMs')} | ${med(xs, 'fullSpeedMs')} | ${med(xs, 'rssMb')} | ${med(xs, 'peakRssMb')} |`);
     }
   } finally {
-    if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+    if (!opts.keep && !opts.reuse) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -4,6 +4,7 @@
  * usearch's SIMD exact scan and usearch HNSW, on clustered 512-d unit vectors (see synthetic.test-support.ts).
  *
  *   npx tsx --expose-gc bench/vector-index.ts [--sizes 10000,100000] [--runs 3] [--queries 200] [--json]
+ *     [--quantization f16|i8|bf16|f32] [--full-precision disk|memory]
  *
  * Every figure is the median over `--runs` fresh builds. Flat searches at large sizes use fewer queries
  * (`queries × 100k / n`, at least 20) so the run stays in minutes.
@@ -28,6 +29,8 @@ const { values: args } = parseArgs({
     impls: { type: 'string', default: 'flat,usearch-exact,usearch-hnsw' },
     /** The HNSW graph's vector copy: f16 (default), i8, bf16 or f32; results are rescored in f32 either way. */
     quantization: { type: 'string', default: 'f16' },
+    /** Where the f32 vectors live from the threshold on: 'disk' (default; i8 rows in memory) or 'memory'. */
+    'full-precision': { type: 'string', default: 'disk' },
     'hnsw-runs': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -88,7 +91,11 @@ function makeIndex(impl: Impl): VectorIndex {
   const usearch = loadUsearch();
   if (!usearch) throw new Error('usearch is not available');
   const annThreshold = impl === 'usearch-exact' ? Number.MAX_SAFE_INTEGER : 20_000;
-  return new UsearchVectorIndex(dim, usearch, resolveVectorIndexOptions({ annThreshold, hnsw: { quantization: args.quantization as 'f16' } }));
+  return new UsearchVectorIndex(dim, usearch, resolveVectorIndexOptions({
+      annThreshold,
+      fullPrecision: args['full-precision'] as 'disk',
+      hnsw: { quantization: args.quantization as 'f16' },
+    }));
 }
 
 function time(index: VectorIndex, queries: Float32Array[], opts?: VectorSearchOptions): { lat: Latency; hits: VectorHit[][] } {

@@ -48,7 +48,7 @@ export class FlatVectorIndex implements VectorIndex {
 
   /** The ids and f32 rows (copied); see UsearchVectorIndex.exportState. */
   exportState(): { ids: Float64Array; rows: Float32Array } {
-    return { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.rows().slice() };
+    return { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.allFullRows() };
   }
 
   restoreState(state: { ids: Float64Array; rows: Float32Array }): void {

@@ -8,7 +8,7 @@ export interface HnswParams {
   expansionAdd: number;
   /** Beam width while searching; usearch fixes it at construction, a larger k widens it per search. */
   expansionSearch: number;
-  /** Storage of the graph's own vector copy; scores are recomputed from the f32 matrix anyway. */
+  /** Storage of the graph's own vector copy; results are rescored in f32 anyway (from memory or the row file). */
   quantization: UsearchScalar;
   /** Threads for batch inserts. The same count is used for every insert (usearch reserves per-thread state). */
   threads: number;

@@ -16,6 +16,13 @@ export const vectorIndexOptionsSchema = z
      * builds the whole graph synchronously the moment the threshold is crossed).
      */
     indexing: z.enum(['background', 'inline']).default('background'),
+    /**
+     * Where the f32 vectors are kept once the index reaches `annThreshold`: 'disk' (default) in a private
+     * scratch file (in `rowDir`, default the OS temp dir), memory holding i8 rows for candidate selection and
+     * the top candidates rescored from the f32 file; 'memory' keeps every f32 vector in memory.
+     */
+    fullPrecision: z.enum(['disk', 'memory']).default('disk'),
+    rowDir: z.string().min(1).optional(),
     /** Longest a background slice holds the event loop, in ms. */
     sliceMs: z.number().positive().max(1000).default(8),
     hnsw: z

@@ -5,7 +5,7 @@ import type { TopK } from './top-k.js';
 const BOUND_SLACK = 1e-9;
 
 /** Sum of a[base+j]·b[j] for j in [from, to); `to − from` is a multiple of 4 except for the final range. */
-function dotRange(a: Float32Array, base: number, b: Float32Array, from: number, to: number): number {
+function dotRange(a: Float32Array | Int8Array, base: number, b: Float32Array, from: number, to: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -56,16 +56,18 @@ export class QueryScorer {
     this.q2 = cp ? tailNorm(query, cp[1]) : 0;
   }
 
-  /** The exact score of the row in `slot`. */
+  /** The exact score of the row in `slot` (of its i8 row once the matrix is compact: an estimate then). */
   score(slot: number): number {
     const m = this.matrix;
     const d = m.dimension;
     const base = slot * d;
-    if (!this.bounded) return dotRange(m.data, base, this.query, 0, d);
+    const f = m.scales ? m.scales[slot]! : 1;
+    if (!this.bounded) return dotRange(m.data, base, this.query, 0, d) * f;
     return (
-      dotRange(m.data, base, this.query, 0, this.c1) +
-      dotRange(m.data, base, this.query, this.c1, this.c2) +
-      dotRange(m.data, base, this.query, this.c2, d)
+      (dotRange(m.data, base, this.query, 0, this.c1) +
+        dotRange(m.data, base, this.query, this.c1, this.c2) +
+        dotRange(m.data, base, this.query, this.c2, d)) *
+      f
     );
   }
 
@@ -76,11 +78,12 @@ export class QueryScorer {
     const data = m.data;
     const q = this.query;
     const base = slot * m.dimension;
+    const f = m.scales ? m.scales[slot]! : 1;
     const a = dotRange(data, base, q, 0, this.c1);
-    if (a + m.tails[slot * 2]! * this.q1 + BOUND_SLACK <= floor) return -Infinity;
+    if (a * f + m.tails[slot * 2]! * this.q1 + BOUND_SLACK <= floor) return -Infinity;
     const b = dotRange(data, base, q, this.c1, this.c2);
-    if (a + b + m.tails[slot * 2 + 1]! * this.q2 + BOUND_SLACK <= floor) return -Infinity;
-    return a + b + dotRange(data, base, q, this.c2, m.dimension);
+    if ((a + b) * f + m.tails[slot * 2 + 1]! * this.q2 + BOUND_SLACK <= floor) return -Infinity;
+    return (a + b + dotRange(data, base, q, this.c2, m.dimension)) * f;
   }
 
   /**

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import { resolveVectorIndexOptions, type VectorIndexOptions } from './options.js';
 import { bruteForce, ClusteredVectors, recall, seededRandom } from './synthetic.test-support.js';
@@ -210,5 +212,74 @@ describe.runIf(usearch)('UsearchVectorIndex: i8 graph', () => {
       sum += recall(hits, bruteForce(all, query, 10));
     }
     expect(sum / 30).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe.runIf(usearch)('UsearchVectorIndex: f32 on disk', () => {
+  const dim = 64;
+  const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, j) => s + x * b[j]!, 0);
+
+  function filled(opts: VectorIndexOptions, n = 3000) {
+    const gen = new ClusteredVectors(dim, n, { seed: 17 });
+    const index = make(dim, { annThreshold: 1000, indexing: 'inline', ...opts });
+    const all = new Map<number, Float32Array>();
+    for (let i = 0; i < n; i++) {
+      const v = gen.next();
+      all.set(i, v);
+      index.add(i, v);
+    }
+    return { index, all, gen };
+  }
+
+  it('keeps i8 rows in memory from the threshold on, f32 only with fullPrecision memory', () => {
+    expect(filled({}, 999).index.compact).toBe(false);
+    expect(filled({}).index.compact).toBe(true);
+    expect(filled({ fullPrecision: 'memory' }).index.compact).toBe(false);
+  });
+
+  it('orders near-duplicates that i8 cannot tell apart by their exact f32 scores, and returns f32 scores', () => {
+    const { index, all, gen } = filled({});
+    const base = gen.next();
+    const rand = seededRandom(9);
+    // Ten vectors within 1e-3 of each other: their i8 rows (step ≈ max/127) are nearly identical.
+    for (let i = 0; i < 10; i++) {
+      const v = base.map((x) => x + (rand() - 0.5) * 2e-3);
+      const n = Math.sqrt(dot(v, v));
+      const u = v.map((x) => x / n);
+      all.set(50_000 + i, u);
+      index.add(50_000 + i, u);
+    }
+    const want = bruteForce(all, base, 10);
+    for (const opts of [{}, { allowed: new Set(all.keys()) }, { accept: () => true }]) {
+      const hits = index.search(base, 10, opts);
+      expect(hits.map((h) => h.id)).toEqual(want.map((h) => h.id));
+      hits.forEach((h) => expect(h.score).toBeCloseTo(dot(all.get(h.id)!, base), 6));
+    }
+  });
+
+  it('reads the right f32 rows after removals and replacements move rows in the file', () => {
+    const { index, all, gen } = filled({});
+    for (let i = 0; i < 3000; i += 3) {
+      index.remove(i);
+      all.delete(i);
+    }
+    for (let i = 1; i < 300; i += 3) {
+      const v = gen.next();
+      all.set(i, v);
+      index.add(i, v);
+    }
+    index.flush();
+    for (let q = 0; q < 10; q++) {
+      const query = gen.next();
+      const exact = bruteForce(all, query, 10);
+      const hits = index.search(query, 10, { allowed: new Set([...all.keys()].filter((id) => id % 2 === 0)) });
+      hits.forEach((h) => expect(h.score).toBeCloseTo(dot(all.get(h.id)!, query), 6));
+      expect(recall(index.search(query, 10), exact)).toBeGreaterThanOrEqual(0.9);
+    }
+    const state = index.exportState(join(tmpdir(), `engram-f32-test-${process.pid}`));
+    for (const [slot, id] of state.ids.entries()) {
+      expect(Array.from(state.rows.subarray(slot * dim, (slot + 1) * dim))).toEqual(Array.from(all.get(id)!));
+    }
+    index.close();
   });
 });

@@ -3,14 +3,16 @@ import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/ve
 import { runInSlices, type SlicedWork } from './background.js';
 import { resultCount } from './flat.js';
 import { HnswGraph } from './hnsw-graph.js';
-import { VectorMatrix } from './matrix.js';
+import { quantizeRow, VectorMatrix } from './matrix.js';
 import type { ResolvedVectorIndexOptions } from './options.js';
+import { rescoreExact, rescoreWidth } from './rescore.js';
+import { RowFile } from './row-file.js';
 import { QueryScorer } from './scorer.js';
 import { planFilteredSearch, subsetBeatsSimd } from './search-plan.js';
 import { TopK } from './top-k.js';
 import type { UsearchMatches, UsearchModule } from './usearch-module.js';
 
-/** Unfiltered searches rescore this many graph hits per wanted result, so f32 scores fix f16 ordering errors. */
+/** Unfiltered searches rescore this many graph hits per wanted result, so matrix scores fix f16 ordering errors. */
 const GRAPH_OVERSAMPLE = 2;
 /**
  * Recall at a fixed beam falls as the graph grows (measured on clustered 512-d sets: M=16 efSearch=192 gives
@@ -44,10 +46,12 @@ export interface VectorIndexState {
 }
 
 /**
- * usearch-backed index. Keeps every vector in a dense f32 matrix (the source of truth and of every score) and:
- * - below `annThreshold` vectors, answers with usearch's SIMD exact scan over that matrix;
+ * usearch-backed index. Keeps every vector in a dense matrix (the source of every score) and:
+ * - below `annThreshold` vectors, answers with usearch's SIMD exact scan over that matrix (f32 in memory);
  * - from `annThreshold` on, also keeps an HNSW graph (f16 by default), built in the background as vectors
- *   arrive; until it has caught up, searches stay exact. Graph candidates are rescored from the f32 matrix.
+ *   arrive; until it has caught up, searches stay exact. With `fullPrecision: 'disk'` (default) the matrix
+ *   then holds i8 rows and its f32 rows move to a scratch file: every search selects `rescoreWidth` candidates
+ *   by their i8 (or graph) scores and returns the best of them by their exact f32 scores, read from the file.
  * Filtered searches pick the cheapest of: scanning the allowed ids, an oversampled graph search, or an
  * oversampled SIMD scan; whatever comes up short falls back to an exact pass over the eligible ids, so a
  * filtered search never returns fewer hits than exist.
@@ -125,7 +129,7 @@ export class UsearchVectorIndex implements VectorIndex {
    * the ids not yet in it. `restoreState` on a fresh index gives back this index.
    */
   exportState(graphPath: string): VectorIndexState {
-    const state: VectorIndexState = { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.rows().slice() };
+    const state: VectorIndexState = { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.allFullRows() };
     if (this.graph) state.graph = { ...this.graph.save(graphPath), pending: Float64Array.from(this.pending) };
     return state;
   }
@@ -134,6 +138,7 @@ export class UsearchVectorIndex implements VectorIndex {
   restoreState(state: VectorIndexState, graphPath: string): void {
     if (this.matrix.size > 0) throw new EngramError('ADAPTER', 'restoreState needs an empty index');
     const d = this.dimension;
+    this.compactIfLarge(state.ids.length);
     this.matrix.adopt(state.ids, state.rows);
     if (state.graph && !this.graphError) {
       this.graph = HnswGraph.restore(this.usearch, d, this.opts.hnsw, graphPath, state.graph);
@@ -154,10 +159,25 @@ export class UsearchVectorIndex implements VectorIndex {
     this.matrix.checkVector(query, 'query');
     const want = resultCount(k, this.matrix.size);
     if (want === 0) return [];
-    const search = new SearchRun(this.matrix, query, want);
+    const compact = this.matrix.compact;
+    const search = new SearchRun(this.matrix, query, compact ? rescoreWidth(want, this.matrix.size) : want);
     const { allowed, accept } = opts;
-    if (!allowed && !accept) return this.unfiltered(search);
-    return this.filtered(search, allowed, accept);
+    const hits = !allowed && !accept ? this.unfiltered(search) : this.filtered(search, allowed, accept);
+    if (!compact) return hits;
+    const ids = hits.map((h) => h.id);
+    const rows = this.matrix.fullRows(ids.map((id) => this.matrix.slot(id)!));
+    return rescoreExact(ids, rows, query, want);
+  }
+
+  /** True once the f32 vectors are on disk and memory holds i8 rows. */
+  get compact(): boolean {
+    return this.matrix.compact;
+  }
+
+  /** Releases the f32 row file (the index must not be used afterwards). */
+  close(): void {
+    this.dropGraph();
+    this.matrix.close();
   }
 
   // --- searching -------------------------------------------------------------------------------------
@@ -233,10 +253,16 @@ export class UsearchVectorIndex implements VectorIndex {
   /** The `count` nearest ids by usearch's SIMD exact scan over the whole matrix. */
   private exactIds(query: Float32Array, count: number): number[] {
     // exactSearch reads from the buffer start, so a query that is a view into a larger buffer is copied.
-    const q = query.byteOffset === 0 ? query : query.slice();
+    const rows = this.matrix.rows();
+    let q: Float32Array | Int8Array = query.byteOffset === 0 ? query : query.slice();
+    if (rows instanceof Int8Array) {
+      // i8 rows carry per-row scales, which cosine ignores; on unit vectors cosine ranks as the inner product.
+      q = new Int8Array(this.dimension);
+      quantizeRow(query, 0, this.dimension, q, 0);
+    }
     let m: UsearchMatches;
     try {
-      m = this.usearch.exactSearch(this.matrix.rows(), q, this.dimension, count, 'ip', 1);
+      m = this.usearch.exactSearch(rows as Float32Array, q as Float32Array, this.dimension, count, rows instanceof Int8Array ? 'cos' : 'ip', 1);
     } catch (e) {
       throw adapterError('usearch exact search failed', e);
     }
@@ -259,7 +285,14 @@ export class UsearchVectorIndex implements VectorIndex {
     return this.graph !== null && this.pending.size <= this.pendingLimit;
   }
 
+  /** From `annThreshold` on, the f32 rows move to disk (unless `fullPrecision: 'memory'`). */
+  private compactIfLarge(size: number): void {
+    if (this.matrix.compact || this.opts.fullPrecision !== 'disk' || size < this.opts.annThreshold) return;
+    this.matrix.compactTo(new RowFile(this.dimension, this.opts.rowDir));
+  }
+
   private startGraph(): void {
+    this.compactIfLarge(this.matrix.size);
     this.dropGraph();
     this.graph = new HnswGraph(this.usearch, this.dimension, this.opts.hnsw);
     this.pending = new Set(this.matrix.idList());
@@ -294,12 +327,7 @@ export class UsearchVectorIndex implements VectorIndex {
     const graph = this.graph;
     if (!graph) return;
     const ids = this.takePending(max);
-    const d = this.dimension;
-    const rows = new Float32Array(ids.length * d);
-    for (let i = 0; i < ids.length; i++) {
-      const from = this.matrix.slot(ids[i]!)! * d;
-      rows.set(this.matrix.data.subarray(from, from + d), i * d);
-    }
+    const rows = this.matrix.fullRows(ids.map((id) => this.matrix.slot(id)!));
     try {
       graph.insert(ids, rows);
     } catch (e) {
@@ -346,7 +374,10 @@ class SearchRun {
     this.scorer = new QueryScorer(matrix, query);
   }
 
-  /** Rescores candidate ids exactly and pushes those that are present and pass the filters. */
+  /**
+   * Scores candidate ids from the matrix (exact f32, or the i8 estimate once compact: `search` then rescores the
+   * survivors in f32) and pushes those that are present and pass the filters.
+   */
   pushAll(ids: readonly number[], top: TopK, admit?: Accept, accept?: Accept): void {
     const m = this.matrix;
     for (const id of ids) {
