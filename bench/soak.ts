@@ -38,7 +38,7 @@ try {
   for (const [name, w] of Object.entries(r.window)) {
     console.log(`  ${name.padEnd(4)} window medians ${f(w.fromMb)} → ${f(w.toMb)} MB: ${f(w.pct, 1)} %, ${f(w.mbPer1kWrites, 2)} MB per 1,000 writes`);
   }
-  console.log(`  at end: anon ${f(r.end.anonMb)} MB, file ${f(r.end.fileMb)} MB; after idle: anon ${f(r.idle.anonMb)} MB, file ${f(r.idle.fileMb)} MB`);
+  console.log(`  at end: anon ${f(r.end.anonMb)} MB, file ${f(r.end.fileMb)} MB, embedding backlog ${r.end.embeddingBacklog ?? '–'}; after idle: anon ${f(r.idle.anonMb)} MB, file ${f(r.idle.fileMb)} MB, backlog ${r.idle.embeddingBacklog ?? '–'}`);
   process.exitCode = r.errors > 0 ? 1 : 0;
 } finally {
   await server.stop();
