@@ -4,7 +4,9 @@
  * medians of the first and last windows (RSS, anonymous, mapped file), and MB per 1,000 writes.
  *
  *   npm run bench:soak -- [--minutes 30] [--warmup-minutes 5] [--workers 4] [--idle-seconds 60]
- *                         [--sample-seconds 10] [--window-minutes W] [--reads-after-warmup]
+ *                         [--sample-seconds 10] [--window-minutes W] [--reads-after-warmup] [--node-arg=--flag …]
+ *
+ * `--node-arg`: an option for the server's node process (repeatable), e.g. `--node-arg=--heap-growing-percent=50`.
  *
  * `--reads-after-warmup`: writes only during the warm-up, then reads only, so the data stops growing.
  */
@@ -15,9 +17,10 @@ import { parseArgs } from 'node:util';
 import { runSoak } from './harness/soak.js';
 import { startServer, tenantKey } from './harness/server.js';
 
-const { values: a } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, 'warmup-minutes': { type: 'string', default: '5' }, workers: { type: 'string', default: '4' }, 'idle-seconds': { type: 'string', default: '60' }, 'sample-seconds': { type: 'string', default: '10' }, 'window-minutes': { type: 'string' }, 'reads-after-warmup': { type: 'boolean', default: false } } });
+const { values: a } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, 'warmup-minutes': { type: 'string', default: '5' }, workers: { type: 'string', default: '4' }, 'idle-seconds': { type: 'string', default: '60' }, 'sample-seconds': { type: 'string', default: '10' }, 'window-minutes': { type: 'string' }, 'reads-after-warmup': { type: 'boolean', default: false }, 'node-arg': { type: 'string', multiple: true, default: [] } } });
 const dir = mkdtempSync(join(tmpdir(), 'engram-soak-'));
-const server = await startServer(`sqlite:${join(dir, 'soak.db')}`);
+const server = await startServer(`sqlite:${join(dir, 'soak.db')}`, { nodeArgs: a['node-arg'] });
+if (a['node-arg'].length > 0) console.log(`server node options: ${a['node-arg'].join(' ')}`);
 try {
   const key = await tenantKey(server.url, server.adminKey!, 'soak');
   const r = await runSoak({
@@ -38,7 +41,7 @@ try {
   for (const [name, w] of Object.entries(r.window)) {
     console.log(`  ${name.padEnd(4)} window medians ${f(w.fromMb)} → ${f(w.toMb)} MB: ${f(w.pct, 1)} %, ${f(w.mbPer1kWrites, 2)} MB per 1,000 writes`);
   }
-  console.log(`  at end: anon ${f(r.end.anonMb)} MB, file ${f(r.end.fileMb)} MB; after idle: anon ${f(r.idle.anonMb)} MB, file ${f(r.idle.fileMb)} MB`);
+  console.log(`  at end: anon ${f(r.end.anonMb)} MB, file ${f(r.end.fileMb)} MB, embedding backlog ${r.end.embeddingBacklog ?? '–'}; after idle: anon ${f(r.idle.anonMb)} MB, file ${f(r.idle.fileMb)} MB, backlog ${r.idle.embeddingBacklog ?? '–'}`);
   process.exitCode = r.errors > 0 ? 1 : 0;
 } finally {
   await server.stop();

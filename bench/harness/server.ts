@@ -19,9 +19,12 @@ export interface ServerChild {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `engram --store STORE serve --port 0` with rate limits off; resolves once it listens. */
-export async function startServer(store: string, opts: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--store', store, 'serve', '--port', '0', '--rate-limit', '0'], {
+/**
+ * Starts `engram --store STORE serve --port 0` with rate limits off (`nodeArgs`: options for node itself, e.g. V8's
+ * heap flags); resolves once it listens.
+ */
+export async function startServer(store: string, opts: { timeoutMs?: number; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<ServerChild> {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/surfaces/cli/main.ts', '--store', store, 'serve', '--port', '0', '--rate-limit', '0'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

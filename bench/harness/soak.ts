@@ -61,8 +61,8 @@ export interface SoakResult {
   endMb: number;
   idleMb: number;
   /** Anonymous and mapped-file resident memory at the end and after the idle pause. */
-  end: { anonMb: number; fileMb: number };
-  idle: { anonMb: number; fileMb: number };
+  end: { anonMb: number; fileMb: number; embeddingBacklog: number | undefined };
+  idle: { anonMb: number; fileMb: number; embeddingBacklog: number | undefined };
   /** First sample after the warm-up to the end, RSS (as reported before window medians were added). */
   growthPct: number;
   window: { rss: WindowGrowth; anon: WindowGrowth; file: WindowGrowth };
@@ -88,6 +88,12 @@ export function windowGrowth(samples: readonly SoakSample[], fromMs: number, win
   const toMb = median(last.map((s) => s[field]));
   const writes = median(last.map((s) => s.writes)) - median(first.map((s) => s.writes));
   return { fromMb, toMb, pct: ((toMb - fromMb) / fromMb) * 100, mbPer1kWrites: writes > 0 ? ((toMb - fromMb) / writes) * 1000 : NaN };
+}
+
+/** Writes not embedded yet (`/readyz`): background work the server still has to do when the load stops. */
+async function embeddingBacklog(url: string): Promise<number | undefined> {
+  const r = await call<{ embedding_backlog?: number }>(url, 'GET', '/readyz');
+  return r.body?.embedding_backlog;
 }
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
@@ -132,8 +138,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   await Promise.all(Array.from({ length: o.workers ?? 4 }, (_, w) => worker(w)));
   clearInterval(sampler);
   const end = await residentMb(o.server.pid);
+  const endBacklog = await embeddingBacklog(url);
   await new Promise((r) => setTimeout(r, o.idleMs ?? 0));
   const idle = await residentMb(o.server.pid);
+  const idleBacklog = await embeddingBacklog(url);
   const afterWarmup = samples.find((s) => s.atMs >= o.warmupMs)?.rssMb ?? samples[0]?.rssMb ?? end.rss;
   const windowMs = o.windowMs ?? Math.min(180_000, Math.max(o.sampleMs ?? 5_000, (o.durationMs - o.warmupMs) / 4));
   return {
@@ -145,8 +153,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     afterWarmupMb: afterWarmup,
     endMb: end.rss,
     idleMb: idle.rss,
-    end: { anonMb: end.anon, fileMb: end.file },
-    idle: { anonMb: idle.anon, fileMb: idle.file },
+    end: { anonMb: end.anon, fileMb: end.file, embeddingBacklog: endBacklog },
+    idle: { anonMb: idle.anon, fileMb: idle.file, embeddingBacklog: idleBacklog },
     growthPct: ((end.rss - afterWarmup) / afterWarmup) * 100,
     window: {
       rss: windowGrowth(samples, o.warmupMs, windowMs, 'rssMb'),
