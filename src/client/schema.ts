@@ -2437,6 +2437,8 @@ export interface components {
                 link?: components["schemas"]["RestoreReport"];
                 procedure?: components["schemas"]["RestoreReport"];
                 example?: components["schemas"]["RestoreReport"];
+                entity?: components["schemas"]["RestoreReport"];
+                relation?: components["schemas"]["RestoreReport"];
                 retrieval?: components["schemas"]["RestoreReport"];
                 working_memory?: components["schemas"]["RestoreReport"];
                 audit?: components["schemas"]["RestoreReport"];
