@@ -11,8 +11,9 @@
  * Deliberately narrow: a sentence is read only when one pattern covers it from its start (after an optional
  * "Actually," / "Btw," / "Also,") and the value is short; a question, a negation, a hedge ("I might move to …",
  * "if I lived in …") or a report of someone else's words reads as nothing. A missed statement costs less than a
- * wrong fact. Self-contained on purpose: the entity/relation extractor elsewhere may later share its subjects.
+ * wrong fact. Self-contained but for the sentence splitter (text.ts): the entity/relation extractor may later share its subjects.
  */
+import { sentences } from './text.js';
 
 export type StatementKind = 'preference' | 'attribute' | 'relationship';
 
@@ -119,14 +120,6 @@ function cleanValue(v: string): string | undefined {
   return t;
 }
 
-/** The sentences of a text (simple split on ., !, ? and line breaks). */
-export function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
 /** The statement one sentence makes, or undefined. */
 export function readSentence(sentence: string): Statement | undefined {
   const s = sentence.trim();
@@ -147,7 +140,7 @@ export function readSentence(sentence: string): Statement | undefined {
 
 /** Every statement a text makes, one per sentence at most. */
 export function readStatements(text: string): Statement[] {
-  return splitSentences(text).flatMap((s) => {
+  return sentences(text).flatMap((s) => {
     const st = readSentence(s);
     return st ? [st] : [];
   });
