@@ -277,6 +277,11 @@ export interface FactStore {
    */
   putFact(fact: Fact): Promise<{ fact: Fact; duplicate: boolean }>;
   getFact(tenant: string, id: string): Promise<Fact | undefined>;
+  /**
+   * Optional: versions by id (as `getFact` for each), in the order asked, ids not found left out, in one read.
+   * The read path loads its candidates' facts with it; without it, one `getFact` per id.
+   */
+  getFacts?(tenant: string, ids: readonly string[]): Promise<Fact[]>;
   /** The live (unexpired, unsuperseded) version of a key. */
   getLiveFact(tenant: string, key: string, now: number): Promise<Fact | undefined>;
   /** All versions of a key, oldest first. */
@@ -290,9 +295,22 @@ export interface FactStore {
   getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]>;
 }
 
+/** Docs with their stored vectors (by content hash) and the events behind some of them (by event id). */
+export interface HydratedDocs {
+  docs: Doc[];
+  vectors: Map<string, Float32Array>;
+  events: Map<string, MemoryEvent>;
+}
+
 /** The retrieval projection (`Doc`) and its search indexes. */
 export interface DocIndex {
   getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]>;
+  /**
+   * Optional: `getDocs`, `getEmbeddings` of their texts and, with `events`, `getEvents` of the first `events`
+   * event docs among them (in the order asked), in one round trip where the engine can (a server database); the
+   * read path hydrates its candidates with it. Without it, those three calls one after the other.
+   */
+  hydrateDocs?(tenant: string, docIds: readonly number[], opts?: { events?: number }): Promise<HydratedDocs>;
   /** BM25 over doc text. `text` is the raw query; the adapter tokenises it safely (no query syntax leaks). */
   lexicalSearch(q: DocQuery & { text: string }): Promise<DocHit[]>;
   /**

@@ -11,7 +11,7 @@ import type { ContextConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
-import type { DocHit, EventQuery, ScopeFilter, Storage } from '../ports/storage.js';
+import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../ports/storage.js';
 import { calibrateVector, fuse, lexicalCeiling, type Fused, type VectorCalibration } from './fuse.js';
 import { looksConversational } from './conversation.js';
 import { cosine } from './mmr.js';
@@ -149,12 +149,17 @@ async function lexicalWithTermBest(storage: Storage, q: Omit<SemanticRequest, 'q
   return Promise.all([storage.lexicalSearch(q), termBestScores(storage, q, queryTerms(q.text))]);
 }
 
-/** Docs by id (in that order) and their stored vectors by content hash. */
-async function docsWithVectors(storage: Storage, tenant: string, ids: readonly number[]): Promise<{ docs: Doc[]; vectors: Map<string, Float32Array> }> {
-  if (ids.length === 0) return { docs: [], vectors: new Map() };
+/**
+ * Docs by id (in that order), their stored vectors by content hash and, with `events`, the events of the first
+ * `events` event docs among them: one round trip on an engine with `hydrateDocs`.
+ */
+async function docsWithVectors(storage: Storage, tenant: string, ids: readonly number[], events = 0): Promise<HydratedDocs> {
+  if (ids.length === 0) return { docs: [], vectors: new Map(), events: new Map() };
+  if (storage.hydrateDocs) return storage.hydrateDocs(tenant, ids, { events });
   const docs = await storage.getDocs(tenant, ids);
   const vectors = docs.length > 0 ? await storage.getEmbeddings([...new Set(docs.map((d) => d.contentHash))]) : new Map<string, Float32Array>();
-  return { docs, vectors };
+  const eventIds = docs.filter((d) => d.kind === 'event').slice(0, events).map((d) => d.refId);
+  return { docs, vectors, events: await loadEvents(storage, tenant, eventIds) };
 }
 
 /** `filter` narrowed to memories written inside `window`. */
@@ -175,30 +180,31 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // Issued before the vector is awaited (see SemanticRequest.vector).
   // The lexical hits' docs and vectors are loaded while the query vector may still be on its way.
   const lexical = useLexical ? lexicalWithTermBest(storage, { ...base, text: req.query }) : Promise.resolve<[DocHit[], number[]]>([[], []]);
-  const lexicalDocs = lexical.then(async ([hits]) => {
-    const loaded = await docsWithVectors(storage, req.tenant, hits.map((h) => h.docId));
-    // In hybrid mode the ranking's head is mostly lexical hits, and the timeline expansion and rendering read
-    // their events (authors, sessions, tools): loading them now uses the wait for the query vector.
-    if (req.mode !== 'hybrid') return { ...loaded, events: undefined };
-    const eventIds = loaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId);
-    return { ...loaded, events: await loadEvents(storage, req.tenant, eventIds) };
-  });
+  // In hybrid mode the ranking's head is mostly lexical hits, and the timeline expansion and rendering read
+  // their events (authors, sessions, tools): they are loaded with the docs, while the query vector may still be
+  // on its way.
+  const lexicalDocs = lexical.then(([hits]) => docsWithVectors(storage, req.tenant, hits.map((h) => h.docId), req.mode === 'hybrid' ? PREFETCH_EVENTS : 0));
   lexicalDocs.catch(() => undefined); // a failure surfaces from the Promise.all below, not as an unhandled rejection
   const datedLexical = dated && useLexical ? storage.lexicalSearch({ ...dated, text: req.query }) : Promise.resolve<DocHit[]>([]);
   datedLexical.catch(() => undefined);
   const vector = req.mode === 'lexical' ? undefined : await req.vector;
   const useVector = vector !== undefined;
-  const [vecHits, [mainLexHits, termBest], lexLoaded, datedLexHits, datedVecHits] = await Promise.all([
+  const hits = Promise.all([
     useVector ? storage.vectorSearch({ ...base, vector }) : Promise.resolve<DocHit[]>([]),
     lexical,
-    lexicalDocs,
     datedLexical,
     dated && useVector ? storage.vectorSearch({ ...dated, vector }) : Promise.resolve<DocHit[]>([]),
-  ]);
+  ] as const);
+  // The other hits' docs load alongside the lexical hits' docs.
+  const otherDocs = hits.then(([vecHits, [mainLexHits], datedLexHits, datedVecHits]) => {
+    const lexIds = new Set(mainLexHits.map((h) => h.docId));
+    return docsWithVectors(storage, req.tenant, [...new Set([...datedLexHits, ...vecHits, ...datedVecHits].map((h) => h.docId))].filter((id) => !lexIds.has(id)));
+  });
+  otherDocs.catch(() => undefined);
+  const [[vecHits, [mainLexHits, termBest], datedLexHits], lexLoaded, vecLoaded] = await Promise.all([hits, lexicalDocs, otherDocs]);
   const seen = new Set(mainLexHits.map((h) => h.docId));
   // A dated hit scores as it would in the main search (same index, same query); it only joins the candidates.
   const lexHits = [...mainLexHits, ...datedLexHits.filter((h) => !seen.has(h.docId))];
-  const vecLoaded = await docsWithVectors(storage, req.tenant, [...new Set([...datedLexHits, ...vecHits, ...datedVecHits].map((h) => h.docId))].filter((id) => !seen.has(id)));
   const docs = [...lexLoaded.docs, ...vecLoaded.docs];
   // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
   const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);
@@ -225,7 +231,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       vectorKeep: useVector && conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     },
   );
-  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events: lexLoaded.events, conversational };
+  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events: req.mode === 'hybrid' ? lexLoaded.events : undefined, conversational };
 }
 
 /** Per doc, the share of its vector evidence kept under the question discount (fuse.ts); undefined: all of it. */
@@ -243,6 +249,7 @@ export async function loadEvents(storage: Storage, tenant: string, ids: readonly
 
 /** The facts behind fact docs (key, subject, predicate, value), keyed by id. */
 export async function loadFacts(storage: Storage, tenant: string, ids: readonly string[]): Promise<Map<string, Fact>> {
-  const facts = await Promise.all(ids.map((id) => storage.getFact(tenant, id)));
+  if (ids.length === 0) return new Map();
+  const facts = storage.getFacts ? await storage.getFacts(tenant, ids) : await Promise.all(ids.map((id) => storage.getFact(tenant, id)));
   return new Map(facts.filter((f): f is Fact => f !== undefined).map((f) => [f.id, f]));
 }

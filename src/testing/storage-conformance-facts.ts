@@ -38,6 +38,24 @@ export function describeFacts(h: StorageHarness): void {
       expect(all.map((f) => f.id)).toEqual([v1.id, v2.id]);
     });
 
+    it('reads several versions by id at once as getFact reads each (when the adapter has getFacts)', async () => {
+      if (!h.storage.getFacts) return;
+      const v1 = makeFact({ text: 'the bakery opens at seven' });
+      await h.storage.putFact(v1);
+      const v2 = reviseFact(v1, 'the bakery opens at eight');
+      await h.storage.putFact(v2);
+      const other = makeFact({ text: 'the pool closes at nine' });
+      await h.storage.putFact(other);
+      await h.storage.putFact(makeFact({ tenant: 'tenant-b', id: 'fact_01ARZ3NDEKTSV4RRFFQ69G5FBB' }));
+      const ids = [other.id, 'fact_01ARZ3NDEKTSV4RRFFQ69G5FZZ', v1.id, v2.id, 'fact_01ARZ3NDEKTSV4RRFFQ69G5FBB', other.id];
+      const one = async (id: string) => h.storage.getFact('tenant-a', id);
+      const expected = (await Promise.all(ids.map(one))).filter((f) => f !== undefined);
+      // In the order asked, closed versions included, missing ids and other tenants' facts left out.
+      expect(await h.storage.getFacts('tenant-a', ids)).toEqual(expected);
+      expect(expected.map((f) => f.id)).toEqual([other.id, v1.id, v2.id, other.id]);
+      expect(await h.storage.getFacts('tenant-a', [])).toEqual([]);
+    });
+
     it('keeps validTo when the old version already had one', async () => {
       const v1 = makeFact({ validTo: 12345 });
       await h.storage.putFact(v1);

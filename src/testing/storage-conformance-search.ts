@@ -227,6 +227,32 @@ export function describeSearch(h: StorageHarness): void {
       expect(await refsOf(hits)).toContain(twin.id);
     });
 
+    it('hydrates docs as getDocs, getEmbeddings and getEvents would (when the adapter has hydrateDocs)', async () => {
+      if (!h.storage.hydrateDocs) return;
+      const events = [0, 1, 2, 3].map((i) => makeEvent({ content: `hydrated event ${i}`, sessionId: 's1' }));
+      await h.storage.appendEvents(events);
+      const fact = makeFact({ text: 'hydrated fact' });
+      await h.storage.putFact(fact);
+      await h.storage.appendEvents([makeEvent({ tenant: 'tenant-b', content: 'hydrated elsewhere' })]);
+      const pending = await h.storage.pendingEmbeddings(10);
+      // Every text but the second event's gets a vector.
+      await h.storage.putEmbeddings(pending.filter((p) => p.text !== 'hydrated event 1').map((p) => ({ contentHash: p.contentHash, vector: unitVector() })));
+      const hits = await h.storage.lexicalSearch({ tenant: 'tenant-a', text: 'hydrated', k: 10, now: NOW });
+      const byRef = new Map((await h.storage.getDocs('tenant-a', hits.map((x) => x.docId))).map((d) => [d.refId, d.docId!]));
+      const other = (await h.storage.lexicalSearch({ tenant: 'tenant-b', text: 'hydrated', k: 1, now: NOW }))[0]!.docId;
+      // Fact first, an unknown id and another tenant's doc among them, events out of order.
+      const ids = [byRef.get(fact.id)!, 987654321, byRef.get(events[2]!.id)!, other, byRef.get(events[0]!.id)!, byRef.get(events[1]!.id)!, byRef.get(events[3]!.id)!];
+      const docs = await h.storage.getDocs('tenant-a', ids);
+      const got = await h.storage.hydrateDocs('tenant-a', ids, { events: 2 });
+      expect(got.docs).toEqual(docs);
+      expect(got.vectors).toEqual(await h.storage.getEmbeddings([...new Set(docs.map((d) => d.contentHash))]));
+      expect(got.vectors.size).toBe(4);
+      // The events of the first two event docs, in the order asked.
+      expect(got.events).toEqual(new Map((await h.storage.getEvents('tenant-a', [events[2]!.id, events[0]!.id])).map((e) => [e.id, e])));
+      expect((await h.storage.hydrateDocs('tenant-a', ids)).events.size).toBe(0);
+      expect(await h.storage.hydrateDocs('tenant-a', [], { events: 5 })).toEqual({ docs: [], vectors: new Map(), events: new Map() });
+    });
+
     it('rejects vectors of the wrong dimension or with no direction, writing nothing', async () => {
       await h.storage.appendEvents([makeEvent({ content: 'one' }), makeEvent({ content: 'two' })]);
       const [a, b] = await h.storage.pendingEmbeddings(2);

@@ -4,7 +4,7 @@
  */
 import { EngramError } from '../../../core/errors.js';
 import type { Doc, MemoryEvent } from '../../../core/types.js';
-import type { AppendResult, BackupEvent, DocHit, DocQuery, EventQuery, NewEvent, PendingEmbedding, RestoreReport, Storage, StorageCapabilities } from '../../../ports/storage.js';
+import type { AppendResult, BackupEvent, DocHit, DocQuery, EventQuery, HydratedDocs, NewEvent, PendingEmbedding, RestoreReport, Storage, StorageCapabilities } from '../../../ports/storage.js';
 import { assertVector } from '../sql/vector-codec.js';
 import { usesAnn, type AnnOptions, type PgContext } from './context.js';
 import { PgDb } from './db.js';
@@ -16,6 +16,7 @@ import * as docs from './doc-store.js';
 import * as embeddings from './embedding-store.js';
 import { toEngramError } from './errors.js';
 import * as events from './event-store.js';
+import { hydrateDocs } from './hydrate.js';
 import type { PgMigration } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import { createPgPool, type PoolLike } from './pool.js';
@@ -175,6 +176,9 @@ export class PostgresStorage extends SqlStorageBase<PgContext> implements Storag
   // --- retrieval projection ---
   getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]> {
     return this.run('getDocs', (c) => docs.getDocs(c.db, tenant, docIds));
+  }
+  hydrateDocs(tenant: string, docIds: readonly number[], opts?: { events?: number }): Promise<HydratedDocs> {
+    return this.run('hydrateDocs', (c) => hydrateDocs(c, tenant, docIds, opts));
   }
   lexicalSearchWithTermBest(q: DocQuery & { text: string }): Promise<{ hits: DocHit[]; termBest: number[] }> {
     return this.run('lexicalSearch', (c) => c.indexes.lexicalSearch(q));

@@ -115,6 +115,9 @@ export abstract class SqlStorageBase<C> implements FactStore, GraphStore, LearnG
   getFact(tenant: string, id: string): Promise<Fact | undefined> {
     return this.read('getFact', () => facts.getFact(tenant, id));
   }
+  getFacts(tenant: string, ids: readonly string[]): Promise<Fact[]> {
+    return this.read('getFacts', () => facts.getFacts(this.dialect, tenant, ids));
+  }
   getLiveFact(tenant: string, key: string, now: number): Promise<Fact | undefined> {
     return this.read('getLiveFact', () => facts.getLiveFact(tenant, key, now));
   }

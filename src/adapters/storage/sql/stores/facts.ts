@@ -77,6 +77,15 @@ export function* getFact(tenant: string, id: string): Step<Fact | undefined> {
   return r && rowToFact(r);
 }
 
+/** Versions by id, in the order asked, skipping ids that are not this tenant's (one statement). */
+export function* getFacts(d: Dialect, tenant: string, ids: readonly string[]): Step<Fact[]> {
+  if (ids.length === 0) return [];
+  const where = allOf([sql('f.tenant = ?', tenant), ...d.inList('f.id', [...new Set(ids)])]);
+  const found = yield* rows<FactRow>({ text: `SELECT * FROM engram.facts f WHERE ${where.text}`, params: where.params });
+  const byId = new Map(found.map((r) => [r.id, rowToFact(r)]));
+  return ids.map((id) => byId.get(id)).filter((f): f is Fact => f !== undefined);
+}
+
 export function* getLiveFact(tenant: string, key: string, now: number): Step<Fact | undefined> {
   const r = yield* one<FactRow>(
     sql(`SELECT * FROM engram.facts f WHERE f.tenant = ? AND f.key = ? AND ${LIVE} AND (f.expires_at IS NULL OR f.expires_at > ?)`, tenant, key, now),
