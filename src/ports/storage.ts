@@ -295,20 +295,23 @@ export interface FactStore {
   getFactEvidence(tenant: string, factId: string): Promise<FactEvidence[]>;
 }
 
-/** Docs with their stored vectors (by content hash) and the events behind some of them (by event id). */
+/** Docs with their stored vectors (by content hash), the facts behind them and the events behind some of them. */
 export interface HydratedDocs {
   docs: Doc[];
   vectors: Map<string, Float32Array>;
   events: Map<string, MemoryEvent>;
+  /** By fact id (a fact doc's `refId`). */
+  facts: Map<string, Fact>;
 }
 
 /** The retrieval projection (`Doc`) and its search indexes. */
 export interface DocIndex {
   getDocs(tenant: string, docIds: readonly number[]): Promise<Doc[]>;
   /**
-   * Optional: `getDocs`, `getEmbeddings` of their texts and, with `events`, `getEvents` of the first `events`
-   * event docs among them (in the order asked), in one round trip where the engine can (a server database); the
-   * read path hydrates its candidates with it. Without it, those three calls one after the other.
+   * Optional: `getDocs`, `getEmbeddings` of their texts, `getFacts` of the fact docs among them and, with `events`,
+   * `getEvents` of the first `events` event docs among them (in the order asked), in one round trip where the
+   * engine can (a server database); the read path hydrates its candidates with it. Without it, those calls one
+   * after the other.
    */
   hydrateDocs?(tenant: string, docIds: readonly number[], opts?: { events?: number }): Promise<HydratedDocs>;
   /** BM25 over doc text. `text` is the raw query; the adapter tokenises it safely (no query syntax leaks). */

@@ -123,6 +123,10 @@ export interface SemanticCandidates {
   vectorPool: number[];
   /** Timeline events behind the lexical hits' event docs, by event id (loaded while the query is embedded). */
   events?: Map<string, MemoryEvent> | undefined;
+  /** Every candidate event loaded with the docs (a superset of `events`, not attached; the expansion reads it). */
+  loadedEvents?: ReadonlyMap<string, MemoryEvent> | undefined;
+  /** Facts behind fact candidates, when loaded with the docs (the adapter's `hydrateDocs`). */
+  facts?: ReadonlyMap<string, Fact> | undefined;
   /** The candidates read as a conversation between people (conversation.ts): the conversation steps apply. */
   conversational?: boolean | undefined;
 }
@@ -151,15 +155,16 @@ async function lexicalWithTermBest(storage: Storage, q: Omit<SemanticRequest, 'q
 
 /**
  * Docs by id (in that order), their stored vectors by content hash and, with `events`, the events of the first
- * `events` event docs among them: one round trip on an engine with `hydrateDocs`.
+ * `events` event docs among them. An engine with `hydrateDocs` answers in one round trip, with the facts behind
+ * the fact docs too; otherwise the facts are left to `atReadTime` (empty map).
  */
 async function docsWithVectors(storage: Storage, tenant: string, ids: readonly number[], events = 0): Promise<HydratedDocs> {
-  if (ids.length === 0) return { docs: [], vectors: new Map(), events: new Map() };
+  if (ids.length === 0) return { docs: [], vectors: new Map(), events: new Map(), facts: new Map() };
   if (storage.hydrateDocs) return storage.hydrateDocs(tenant, ids, { events });
   const docs = await storage.getDocs(tenant, ids);
   const vectors = docs.length > 0 ? await storage.getEmbeddings([...new Set(docs.map((d) => d.contentHash))]) : new Map<string, Float32Array>();
   const eventIds = docs.filter((d) => d.kind === 'event').slice(0, events).map((d) => d.refId);
-  return { docs, vectors, events: await loadEvents(storage, tenant, eventIds) };
+  return { docs, vectors, events: await loadEvents(storage, tenant, eventIds), facts: new Map() };
 }
 
 /** `filter` narrowed to memories written inside `window`. */
@@ -183,7 +188,9 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // In hybrid mode the ranking's head is mostly lexical hits, and the timeline expansion and rendering read
   // their events (authors, sessions, tools): they are loaded with the docs, while the query vector may still be
   // on its way.
-  const lexicalDocs = lexical.then(([hits]) => docsWithVectors(storage, req.tenant, hits.map((h) => h.docId), req.mode === 'hybrid' ? PREFETCH_EVENTS : 0));
+  // An engine that hydrates in one round trip brings every candidate's event (`loadedEvents`, for the expansion).
+  const allEvents = (n: number) => (req.mode !== 'hybrid' ? 0 : storage.hydrateDocs ? n : PREFETCH_EVENTS);
+  const lexicalDocs = lexical.then(([hits]) => docsWithVectors(storage, req.tenant, hits.map((h) => h.docId), allEvents(hits.length)));
   lexicalDocs.catch(() => undefined); // a failure surfaces from the Promise.all below, not as an unhandled rejection
   const datedLexical = dated && useLexical ? storage.lexicalSearch({ ...dated, text: req.query }) : Promise.resolve<DocHit[]>([]);
   datedLexical.catch(() => undefined);
@@ -198,7 +205,8 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // The other hits' docs load alongside the lexical hits' docs.
   const otherDocs = hits.then(([vecHits, [mainLexHits], datedLexHits, datedVecHits]) => {
     const lexIds = new Set(mainLexHits.map((h) => h.docId));
-    return docsWithVectors(storage, req.tenant, [...new Set([...datedLexHits, ...vecHits, ...datedVecHits].map((h) => h.docId))].filter((id) => !lexIds.has(id)));
+    const ids = [...new Set([...datedLexHits, ...vecHits, ...datedVecHits].map((h) => h.docId))].filter((id) => !lexIds.has(id));
+    return docsWithVectors(storage, req.tenant, ids, storage.hydrateDocs ? allEvents(ids.length) : 0);
   });
   otherDocs.catch(() => undefined);
   const [[vecHits, [mainLexHits, termBest], datedLexHits], lexLoaded, vecLoaded] = await Promise.all([hits, lexicalDocs, otherDocs]);
@@ -231,7 +239,12 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       vectorKeep: useVector && conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     },
   );
-  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events: req.mode === 'hybrid' ? lexLoaded.events : undefined, conversational };
+  // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.
+  const prefetched = new Set(lexLoaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId));
+  const events = req.mode === 'hybrid' ? new Map([...lexLoaded.events].filter(([id]) => prefetched.has(id))) : undefined;
+  const loadedEvents = new Map([...lexLoaded.events, ...vecLoaded.events]);
+  const facts = new Map([...lexLoaded.facts, ...vecLoaded.facts]);
+  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events, loadedEvents, facts, conversational };
 }
 
 /** Per doc, the share of its vector evidence kept under the question discount (fuse.ts); undefined: all of it. */

@@ -119,6 +119,8 @@ export interface ExpandRequest {
    * window applies: no information prior, answers, same-author context, session neighbours or author field.
    */
   conversational?: boolean | undefined;
+  /** Events the caller loaded already (by id): read from here before storage. */
+  loaded?: ReadonlyMap<string, MemoryEvent> | undefined;
 }
 
 /** The conversation steps switched off (a store that does not read as people talking). */
@@ -181,6 +183,7 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
   const when = req.timeWindow === undefined ? queryTimeWindow(req.query, req.now) : (req.timeWindow ?? undefined);
   if (head.length === 0 && when === undefined) return [...ranked];
   const known = new Map(head.filter((c) => c.event).map((c) => [c.doc.refId, c.event!]));
+  for (const c of head) if (!known.has(c.doc.refId) && req.loaded?.has(c.doc.refId)) known.set(c.doc.refId, req.loaded.get(c.doc.refId)!);
   const missing = head.map((c) => c.doc.refId).filter((id) => !known.has(id));
   if (missing.length > 0) for (const e of await storage.getEvents(req.tenant, missing)) known.set(e.id, e);
 

@@ -371,8 +371,10 @@ export async function withGraphCandidates(
   deps: ReadDeps,
   req: SupportRequest & { query: string; timeWindow?: TimeWindow | null | undefined; validAt?: number | undefined },
   ranked: readonly Candidate[],
+  /** The same request's `graphRetrieve`, when the caller started it earlier (it reads only the query). */
+  retrieved?: Promise<GraphHit[]>,
 ): Promise<Candidate[]> {
-  const hits = await graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt });
+  const hits = await (retrieved ?? graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt }));
   const directed = hits.filter((h) => h.directed);
   if (directed.length === 0) return [...ranked];
   return withGraphSupport(deps, req, ranked, directed);

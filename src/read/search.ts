@@ -10,7 +10,7 @@ import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
 import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
-import { withGraphCandidates } from './graph.js';
+import { graphRetrieve, withGraphCandidates } from './graph.js';
 import { rerankCandidates } from './rerank.js';
 import { readScopes } from './scopes.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
@@ -52,6 +52,7 @@ export function scoreSemantic(sem: SemanticCandidates, scoring: ScoringConfig, p
       doc,
       origin: 'semantic',
       ...(doc.kind === 'event' && sem.events?.has(doc.refId) ? { event: sem.events.get(doc.refId) } : {}),
+      ...(doc.kind === 'fact' && sem.facts?.has(doc.refId) ? { fact: sem.facts.get(doc.refId) } : {}),
       scores: scoreCandidate(doc, sem.fused.get(doc.docId), scoring, now, {
         recencyFactor: plan.recencyFactor,
         boost: kindBoost(plan, doc.kind),
@@ -105,6 +106,9 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   // Read once: the candidates search it (hybrid) and the expansion weighs by it.
   const timeWindow = mode === 'hybrid' ? (queryTimeWindow(req.query, now) ?? null) : null;
   const scopes = readScopes(req.scope, req.scopeMode);
+  // The graph step's lookups read only the query: they run while the candidates load.
+  const graphHits = mode === 'hybrid' ? graphRetrieve(deps.storage, { tenant: req.tenant, scope: scopes.semantic, query: req.query, timeWindow, validAt: req.asOf }) : undefined;
+  graphHits?.catch(() => undefined); // awaited by the graph step below
   const sem = await fetchSemantic(deps.storage, {
     tenant: req.tenant,
     scope: scopes.semantic,
@@ -127,13 +131,13 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational };
+  const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational, loaded: sem.loadedEvents };
   let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
   // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph.ts); a query
   // naming no stored entity is left as it is.
   if (mode === 'hybrid') {
     const { tenant, query, filter, kinds, rescore, scoreNew } = expansion;
-    out = await withGraphCandidates(deps, { tenant, query, filter, kinds, rescore, scope: scopes.semantic, timeWindow, validAt: req.asOf, scoreNew: (c, r) => scoreNew({ ...c, origin: 'semantic' }, r) }, out);
+    out = await withGraphCandidates(deps, { tenant, query, filter, kinds, rescore, scope: scopes.semantic, timeWindow, validAt: req.asOf, scoreNew: (c, r) => scoreNew({ ...c, origin: 'semantic' }, r) }, out, graphHits);
   }
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }

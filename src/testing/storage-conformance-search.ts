@@ -227,11 +227,11 @@ export function describeSearch(h: StorageHarness): void {
       expect(await refsOf(hits)).toContain(twin.id);
     });
 
-    it('hydrates docs as getDocs, getEmbeddings and getEvents would (when the adapter has hydrateDocs)', async () => {
+    it('hydrates docs as getDocs, getEmbeddings, getFacts and getEvents would (when the adapter has hydrateDocs)', async () => {
       if (!h.storage.hydrateDocs) return;
       const events = [0, 1, 2, 3].map((i) => makeEvent({ content: `hydrated event ${i}`, sessionId: 's1' }));
       await h.storage.appendEvents(events);
-      const fact = makeFact({ text: 'hydrated fact' });
+      const fact = makeFact({ text: 'hydrated fact', subject: 'the fact', predicate: 'is', value: 'hydrated', validTo: NOW + 5.5, metadata: { k: [1.25, 'x'] } });
       await h.storage.putFact(fact);
       await h.storage.appendEvents([makeEvent({ tenant: 'tenant-b', content: 'hydrated elsewhere' })]);
       const pending = await h.storage.pendingEmbeddings(10);
@@ -249,8 +249,12 @@ export function describeSearch(h: StorageHarness): void {
       expect(got.vectors.size).toBe(4);
       // The events of the first two event docs, in the order asked.
       expect(got.events).toEqual(new Map((await h.storage.getEvents('tenant-a', [events[2]!.id, events[0]!.id])).map((e) => [e.id, e])));
-      expect((await h.storage.hydrateDocs('tenant-a', ids)).events.size).toBe(0);
-      expect(await h.storage.hydrateDocs('tenant-a', [], { events: 5 })).toEqual({ docs: [], vectors: new Map(), events: new Map() });
+      // The fact behind every fact doc, as getFact reads it.
+      expect(got.facts).toEqual(new Map([[fact.id, await h.storage.getFact('tenant-a', fact.id)]]));
+      expect(got.facts.get(fact.id)).toEqual(fact);
+      const plain = await h.storage.hydrateDocs('tenant-a', ids);
+      expect([plain.events.size, plain.facts.size]).toEqual([0, 1]);
+      expect(await h.storage.hydrateDocs('tenant-a', [], { events: 5 })).toEqual({ docs: [], vectors: new Map(), events: new Map(), facts: new Map() });
     });
 
     it('rejects vectors of the wrong dimension or with no direction, writing nothing', async () => {

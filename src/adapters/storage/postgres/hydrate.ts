@@ -1,62 +1,58 @@
 /**
- * The read path's hydration of search candidates (Storage.hydrateDocs) in one round trip: the docs with their
- * texts' vectors in one statement, and the events behind the first event docs in another sent at the same time
- * on a second pooled connection. Each answers what `getDocs`, `getEmbeddings` and `getEvents` would.
+ * The read path's hydration of search candidates (Storage.hydrateDocs) in one statement: the docs asked, each
+ * with its text's vector, the fact behind a fact doc and the event behind each of the first event docs, so a
+ * search pays one round trip where `getDocs`, `getEmbeddings`, `getFacts` and `getEvents` would pay four.
+ * Facts and events travel as jsonb of the rows `getFact` and `getEvents` read, decoded by the same row codecs.
  */
-import type { MemoryEvent } from '../../../core/types.js';
+import type { Fact, MemoryEvent } from '../../../core/types.js';
 import type { HydratedDocs } from '../../../ports/storage.js';
-import { DOC_READ_COLUMNS, num, rowToDoc, rowToEvent, type DocRow, type EventRow } from '../sql/rows.js';
+import { DOC_READ_COLUMNS, num, rowToDoc, rowToEvent, rowToFact, type DocRow, type EventRow, type FactRow } from '../sql/rows.js';
 import type { PgContext } from './context.js';
 import { SELECT_EVENTS } from './event-store.js';
 import { sql } from './sql.js';
 import { decodeVector, vectorRead } from './vector-codec.js';
 
-const DOC_COLUMNS_OF_D = DOC_READ_COLUMNS.split(',')
-  .map((c) => `d.${c.trim()}`)
-  .join(', ');
+const columnsOf = (alias: string) =>
+  DOC_READ_COLUMNS.split(',')
+    .map((c) => `${alias}.${c.trim()}`)
+    .join(', ');
+
+type Row = DocRow & { vec: Uint8Array | null; fact_row: FactRow | null; event_row: EventRow | null };
 
 export async function hydrateDocs(ctx: PgContext, tenant: string, docIds: readonly number[], opts: { events?: number } = {}): Promise<HydratedDocs> {
   const ids = docIds.filter((id) => Number.isSafeInteger(id));
   const nEvents = Math.max(0, Math.floor(opts.events ?? 0));
-  if (ids.length === 0) return { docs: [], vectors: new Map(), events: new Map() };
-  const docRows = ctx.db.rows<DocRow & { vec: Uint8Array | null }>(
+  if (ids.length === 0) return { docs: [], vectors: new Map(), events: new Map(), facts: new Map() };
+  const rows = await ctx.db.rows<Row>(
     sql(
-      `SELECT ${DOC_COLUMNS_OF_D}, ${vectorRead(ctx.mode, 'em.vec')} AS vec FROM engram.docs d
-       LEFT JOIN engram.embeddings em ON em.model = ? AND em.content_hash = d.content_hash
-       WHERE d.tenant = ? AND d.doc_id = ANY(?::bigint[])`,
-      ctx.model,
-      tenant,
+      `WITH ask AS (SELECT u.doc_id, min(u.ord) AS ord FROM unnest(?::bigint[]) WITH ORDINALITY AS u(doc_id, ord) GROUP BY u.doc_id),
+       hit AS (
+         SELECT ${columnsOf('d')}, row_number() OVER (PARTITION BY d.kind ORDER BY a.ord) AS kind_rank
+         FROM ask a JOIN engram.docs d ON d.tenant = ? AND d.doc_id = a.doc_id)
+       SELECT ${columnsOf('h')}, ${vectorRead(ctx.mode, 'em.vec')} AS vec,
+         CASE WHEN h.kind = 'fact' THEN (SELECT to_jsonb(f) FROM engram.facts f WHERE f.tenant = h.tenant AND f.id = h.ref_id) END AS fact_row,
+         CASE WHEN h.kind = 'event' AND h.kind_rank <= ? THEN
+           (SELECT to_jsonb(x) FROM (${SELECT_EVENTS} WHERE e.tenant = h.tenant AND e.id = h.ref_id) x) END AS event_row
+       FROM hit h LEFT JOIN engram.embeddings em ON em.model = ? AND em.content_hash = h.content_hash`,
       ids,
+      tenant,
+      nEvents,
+      ctx.model,
     ),
   );
-  // The first event docs in the order asked, as the caller would pick them from the docs it got.
-  const eventRows =
-    nEvents > 0
-      ? ctx.db.rows<EventRow>(
-          sql(
-            `${SELECT_EVENTS} WHERE e.tenant = ? AND e.id IN (
-               SELECT d.ref_id FROM unnest(?::bigint[]) WITH ORDINALITY AS u(doc_id, ord)
-               JOIN engram.docs d ON d.tenant = ? AND d.doc_id = u.doc_id
-               WHERE d.kind = 'event' ORDER BY u.ord LIMIT ?)`,
-            tenant,
-            ids,
-            tenant,
-            nEvents,
-          ),
-        )
-      : Promise.resolve([]);
-  eventRows.catch(() => undefined); // surfaces below, after the docs
-  const rows = await docRows;
-  const byId = new Map<number, DocRow>(rows.map((r) => [num(r.doc_id), r]));
+  const byId = new Map<number, Row>(rows.map((r) => [num(r.doc_id), r]));
   const docs = [];
   const vectors = new Map<string, Float32Array>();
+  const events = new Map<string, MemoryEvent>();
+  const facts = new Map<string, Fact>();
   for (const id of docIds) {
-    const r = byId.get(id) as (DocRow & { vec: Uint8Array | null }) | undefined;
+    const r = byId.get(id);
     if (!r) continue;
     const doc = rowToDoc(r);
     docs.push(doc);
     if (r.vec && !vectors.has(doc.contentHash)) vectors.set(doc.contentHash, decodeVector(ctx.mode, r.vec));
+    if (r.fact_row) facts.set(r.fact_row.id, rowToFact(r.fact_row));
+    if (r.event_row) events.set(r.event_row.id, rowToEvent(r.event_row));
   }
-  const events = new Map<string, MemoryEvent>((await eventRows).map((r) => [r.id, rowToEvent(r)]));
-  return { docs, vectors, events };
+  return { docs, vectors, events, facts };
 }
