@@ -150,8 +150,9 @@ export class Tx {
   }
 
   /**
-   * Writes the collected tenant deltas (tenants sorted; their state rows stay locked until commit) and then this
-   * transaction's doc changes to the feed, each under its tenant's new epoch. Returns the new epochs.
+   * Writes the collected tenant deltas (tenants sorted; their state rows stay locked until commit) and this
+   * transaction's doc changes to the feed, each under its tenant's new epoch, in one statement. Returns the new
+   * epochs.
    */
   async flush(): Promise<Map<string, number>> {
     const epochs = new Map<string, number>();
@@ -159,32 +160,29 @@ export class Tx {
     const tenants = [...this.deltas.keys()].sort();
     const ds = tenants.map((t) => this.deltas.get(t)!);
     const feed = this.feedRows();
+    // One statement: the state rows, then the feed rows under the epochs they were just given.
     const rows = await this.rows<{ tenant: string; vector_epoch: string | number }>(
       sql(
-        `INSERT INTO engram.tenant_state AS s (tenant, last_seq, doc_count, doc_len, vector_epoch)
-         SELECT t, q, c, l, 1 FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) AS u(t, q, c, l) ORDER BY t
-         ON CONFLICT (tenant) DO UPDATE SET last_seq = GREATEST(s.last_seq, excluded.last_seq),
-           doc_count = s.doc_count + excluded.doc_count, doc_len = s.doc_len + excluded.doc_len,
-           vector_epoch = s.vector_epoch + 1
-         RETURNING tenant, vector_epoch`,
+        `WITH st AS (
+           INSERT INTO engram.tenant_state AS s (tenant, last_seq, doc_count, doc_len, vector_epoch)
+           SELECT t, q, c, l, 1 FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) AS u(t, q, c, l) ORDER BY t
+           ON CONFLICT (tenant) DO UPDATE SET last_seq = GREATEST(s.last_seq, excluded.last_seq),
+             doc_count = s.doc_count + excluded.doc_count, doc_len = s.doc_len + excluded.doc_len,
+             vector_epoch = s.vector_epoch + 1
+           RETURNING tenant, vector_epoch),
+         f AS (
+           INSERT INTO engram.doc_changes (tenant, epoch, doc_id, removed)
+           SELECT u.t, st.vector_epoch, u.d, u.r FROM unnest(?::text[], ?::bigint[], ?::boolean[]) AS u(t, d, r) JOIN st ON st.tenant = u.t)
+         SELECT tenant, vector_epoch FROM st`,
         tenants,
         ds.map((d) => d.lastSeq),
         ds.map((d) => d.docs),
         ds.map((d) => d.len),
+        feed.tenants,
+        feed.docIds,
+        feed.removed,
       ),
     );
-    if (feed.tenants.length > 0) {
-      const epochOf = new Map(rows.map((r) => [r.tenant, Number(r.vector_epoch)]));
-      await this.exec(
-        sql(
-          'INSERT INTO engram.doc_changes (tenant, epoch, doc_id, removed) SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::boolean[])',
-          feed.tenants,
-          feed.tenants.map((t) => epochOf.get(t)!),
-          feed.docIds,
-          feed.removed,
-        ),
-      );
-    }
     for (const r of rows) epochs.set(r.tenant, Number(r.vector_epoch));
     return epochs;
   }

@@ -1,6 +1,6 @@
 /** The timeline: append (with dedupe and per-tenant seq), read, query and redact events. */
 import { eventToDoc } from '../../../core/docs.js';
-import { batchContexts } from './lexical-context.js';
+import { batchContexts, PREVIOUS_CONTENT, sessionKey } from './lexical-context.js';
 import { EngramError } from '../../../core/errors.js';
 import type { MemoryEvent } from '../../../core/types.js';
 import type { AppendResult, BackupEvent, EventQuery, NewEvent, RestoreReport } from '../../../ports/storage.js';
@@ -28,43 +28,74 @@ interface Original {
   expiresAt: number | null;
 }
 
-/** Stored events of the batch's tenants with the same id: a resend (same hash) or a CONFLICT. */
-async function storedById(tx: Tx, events: readonly NewEvent[]): Promise<Map<string, { seq: number; hash: string | null }>> {
-  const rows = await tx.rows<{ tenant: string; id: string; seq: string | number; content_hash: string | null }>(
-    sql(
-      `SELECT e.tenant, e.id, e.seq, c.content_hash FROM engram.events e LEFT JOIN engram.event_contents c ON c.event_pk = e.pk
-       WHERE (e.tenant, e.id) IN (SELECT * FROM unnest(?::text[], ?::text[]))`,
-      events.map((e) => e.tenant),
-      events.map((e) => e.id),
-    ),
-  );
-  return new Map(rows.map((r) => [key(r.tenant, r.id), { seq: num(r.seq), hash: r.content_hash }]));
+interface StoredState {
+  /** Stored events of the batch's tenants with the same id: a resend (same hash) or a CONFLICT. */
+  byId: Map<string, { seq: number; hash: string | null }>;
+  /** Stored events with the same tenant, source and content hash (redacted ones have no hash left), oldest first. */
+  bySource: Map<string, Original[]>;
+  /** The content of the last stored event of each session of the batch (the lexical context of its first event). */
+  sessions: Map<string, string | null>;
 }
 
-/** Stored events with the same tenant, source and content hash (redacted ones have no hash left), oldest first. */
-async function storedBySource(tx: Tx, events: readonly NewEvent[]): Promise<Map<string, Original[]>> {
-  const sourced = events.filter((e) => e.source !== undefined);
-  const out = new Map<string, Original[]>();
-  if (sourced.length === 0) return out;
-  const rows = await tx.rows<{ tenant: string; source: string; content_hash: string; id: string; seq: string | number; expires_at: number | null }>(
+type StoredRow = {
+  what: 'id' | 'source' | 'context';
+  tenant: string;
+  id: string | null;
+  seq: string | number | null;
+  content_hash: string | null;
+  source: string | null;
+  expires_at: number | null;
+  session_id: string | null;
+  content: string | null;
+};
+
+/**
+ * What an append must know of the stored timeline, read in one statement under the tenants' locks: events with
+ * the batch's ids, events with its (tenant, source, content hash), and each session's last content (every
+ * stored seq of a tenant is at most its locked `last_seq`, so the batch's events all follow it). Without
+ * `lastSeq` (a restore, whose seqs are its own), the ids only.
+ */
+async function storedState(tx: Tx, events: readonly NewEvent[], lastSeq?: ReadonlyMap<string, number>): Promise<StoredState> {
+  // Without `lastSeq` (a restore), only the ids.
+  const sourced = lastSeq ? events.filter((e) => e.source !== undefined) : [];
+  const sessions = lastSeq ? [...new Map(events.filter((e) => e.sessionId !== undefined).map((e) => [sessionKey(e.tenant, e.sessionId!), e])).values()] : [];
+  const rows = await tx.rows<StoredRow>(
     sql(
-      `SELECT e.tenant, e.source, c.content_hash, e.id, e.seq, e.expires_at
+      `SELECT 'id' AS what, e.tenant, e.id, e.seq, c.content_hash, NULL::text AS source, NULL::float8 AS expires_at,
+         NULL::text AS session_id, NULL::text AS content
+       FROM engram.events e LEFT JOIN engram.event_contents c ON c.event_pk = e.pk
+       WHERE (e.tenant, e.id) IN (SELECT * FROM unnest(?::text[], ?::text[]))
+       UNION ALL
+       SELECT 'source', e.tenant, e.id, e.seq, c.content_hash, e.source, e.expires_at, NULL, NULL
        FROM engram.event_contents c JOIN engram.events e ON e.pk = c.event_pk
        WHERE (c.tenant, c.content_hash) IN (SELECT * FROM unnest(?::text[], ?::text[]))
          AND (e.tenant, e.source) IN (SELECT * FROM unnest(?::text[], ?::text[]))
-       ORDER BY e.seq`,
+       UNION ALL
+       SELECT 'context', k.tenant, NULL, NULL, NULL, NULL, NULL, k.session_id, ${PREVIOUS_CONTENT('k.tenant', 'k.session_id', 'k.seq')}
+       FROM unnest(?::text[], ?::text[], ?::bigint[]) AS k(tenant, session_id, seq)`,
+      events.map((e) => e.tenant),
+      events.map((e) => e.id),
       sourced.map((e) => e.tenant),
       sourced.map((e) => e.contentHash),
       sourced.map((e) => e.tenant),
       sourced.map((e) => e.source!),
+      sessions.map((e) => e.tenant),
+      sessions.map((e) => e.sessionId!),
+      sessions.map((e) => (lastSeq?.get(e.tenant) ?? 0) + 1),
     ),
   );
+  const out: StoredState = { byId: new Map(), bySource: new Map(), sessions: new Map() };
   for (const r of rows) {
-    const k = key(r.tenant, r.source, r.content_hash);
-    const list = out.get(k) ?? [];
-    list.push({ id: r.id, seq: num(r.seq), expiresAt: r.expires_at });
-    out.set(k, list);
+    if (r.what === 'id') out.byId.set(key(r.tenant, r.id!), { seq: num(r.seq!), hash: r.content_hash });
+    else if (r.what === 'context') out.sessions.set(sessionKey(r.tenant, r.session_id!), r.content);
+    else {
+      const k = key(r.tenant, r.source!, r.content_hash!);
+      const list = out.bySource.get(k) ?? [];
+      list.push({ id: r.id!, seq: num(r.seq!), expiresAt: r.expires_at });
+      out.bySource.set(k, list);
+    }
   }
+  for (const list of out.bySource.values()) list.sort((a, b) => a.seq - b.seq);
   return out;
 }
 
@@ -80,8 +111,7 @@ export async function appendEvents(ctx: PgContext, events: readonly NewEvent[]):
   if (events.length === 0) return [];
   return ctx.db.tx('appendEvents', async (tx) => {
     const lastSeq = await tx.lockTenants(events.map((e) => e.tenant));
-    const byId = await storedById(tx, events);
-    const bySource = await storedBySource(tx, events);
+    const { byId, bySource, sessions } = await storedState(tx, events, lastSeq);
     const results: AppendResult[] = [];
     const fresh: NewEvent[] = [];
     const seqs: number[] = [];
@@ -115,12 +145,12 @@ export async function appendEvents(ctx: PgContext, events: readonly NewEvent[]):
       seqs.push(seq);
       results.push({ id: e.id, seq });
     }
-    if (fresh.length > 0) await insertEvents(ctx, tx, fresh, seqs);
+    if (fresh.length > 0) await insertEvents(ctx, tx, fresh, seqs, sessions);
     return results;
   });
 }
 
-async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[], seqs: readonly number[]): Promise<void> {
+async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[], seqs: readonly number[], sessions?: ReadonlyMap<string, string | null>): Promise<void> {
   const col = <T>(f: (e: NewEvent) => T): T[] => events.map(f);
   await tx.exec(
     sql(
@@ -145,7 +175,7 @@ async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[],
       col((e) => JSON.stringify(e.metadata)), col((e) => e.contentHash), col((e) => JSON.stringify(e.pii)),
     ),
   );
-  await insertDocs(ctx, tx, events.map(eventToDoc), await batchContexts(tx, events, seqs));
+  await insertDocs(ctx, tx, events.map(eventToDoc), await batchContexts(tx, events, seqs, sessions));
 }
 
 /**
@@ -157,7 +187,7 @@ export async function restoreEvents(ctx: PgContext, events: readonly BackupEvent
   const sorted = validateBackupEvents(events);
   return ctx.db.tx('restoreEvents', async (tx) => {
     await tx.lockTenants(sorted.map((e) => e.tenant));
-    const byId = await storedById(tx, sorted);
+    const { byId } = await storedState(tx, sorted);
     const report: RestoreReport = { written: 0, existing: 0, kept: 0 };
     const fresh: BackupEvent[] = [];
     for (const e of sorted) {

@@ -11,8 +11,10 @@ import { docSearchText } from './fts.js';
 import { num } from '../sql/rows.js';
 import { sql } from './sql.js';
 
+export const sessionKey = (tenant: string, session: string): string => `${tenant}\u0000${session}`;
+
 /** The content of the event before `seq` in the session (redacted ones have none and are passed over). */
-const PREVIOUS_CONTENT = (tenant: string, session: string, seq: string) => `(SELECT c.content FROM engram.events p
+export const PREVIOUS_CONTENT = (tenant: string, session: string, seq: string) => `(SELECT c.content FROM engram.events p
   JOIN engram.event_contents c ON c.event_pk = p.pk
   WHERE p.tenant = ${tenant} AND p.session_id = ${session} AND p.seq < ${seq} ORDER BY p.seq DESC LIMIT 1)`;
 
@@ -20,14 +22,20 @@ const PREVIOUS_CONTENT = (tenant: string, session: string, seq: string) => `(SEL
  * The lexical context of each event of a batch about to be inserted (in order, seqs ascending): the event
  * before it in the batch when in the same session, else the session's last stored event.
  */
-export async function batchContexts(tx: Tx, events: readonly NewEvent[], seqs: readonly number[]): Promise<(string | undefined)[]> {
-  const key = (e: NewEvent) => `${e.tenant}\u0000${e.sessionId!}`;
+export async function batchContexts(
+  tx: Tx,
+  events: readonly NewEvent[],
+  seqs: readonly number[],
+  /** The content before the batch of each of its sessions (`sessionKey`), when the caller read it already. */
+  known?: ReadonlyMap<string, string | null>,
+): Promise<(string | undefined)[]> {
+  const key = (e: NewEvent) => sessionKey(e.tenant, e.sessionId!);
   const firsts = new Map<string, { tenant: string; session: string; seq: number }>();
   events.forEach((e, i) => {
     if (e.sessionId !== undefined && !firsts.has(key(e))) firsts.set(key(e), { tenant: e.tenant, session: e.sessionId, seq: seqs[i]! });
   });
-  const stored = new Map<string, string | null>();
-  if (firsts.size > 0) {
+  const stored = new Map<string, string | null>(known ?? []);
+  if (firsts.size > 0 && !known) {
     const list = [...firsts.values()];
     const rows = await tx.rows<{ tenant: string; session_id: string; content: string | null }>(
       sql(
@@ -38,7 +46,7 @@ export async function batchContexts(tx: Tx, events: readonly NewEvent[], seqs: r
         list.map((f) => f.seq),
       ),
     );
-    for (const r of rows) stored.set(`${r.tenant}\u0000${r.session_id}`, r.content);
+    for (const r of rows) stored.set(sessionKey(r.tenant, r.session_id), r.content);
   }
   const last = new Map<string, string>();
   return events.map((e) => {
