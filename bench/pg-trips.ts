@@ -22,6 +22,8 @@ const { values: opts } = parseArgs({
     queries: { type: 'string', default: '20' },
     pool: { type: 'string', default: '300' },
     show: { type: 'string', default: '2' },
+    /** Keep the scratch database (its name is printed) for EXPLAIN. */
+    keep: { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: process.env.ENGRAM_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -135,7 +137,8 @@ async function main(): Promise<void> {
     await memory.close();
   } finally {
     await inner.end().catch(() => undefined);
-    await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    if (opts.keep) process.stderr.write(`kept database ${db}\n`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
     await admin.end();
     await vectors.close();
   }

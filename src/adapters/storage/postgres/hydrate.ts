@@ -3,6 +3,8 @@
  * with its text's vector, the fact behind a fact doc and the event behind each of the first event docs, so a
  * search pays one round trip where `getDocs`, `getEmbeddings`, `getFacts` and `getEvents` would pay four.
  * Facts and events travel as jsonb of the rows `getFact` and `getEvents` read, decoded by the same row codecs.
+ * The docs are found by primary key and everything else by a subquery per doc (an index probe each), so the
+ * plan stays a few dozen probes whatever the planner believes about the tenant's size.
  */
 import type { Fact, MemoryEvent } from '../../../core/types.js';
 import type { HydratedDocs } from '../../../ports/storage.js';
@@ -25,19 +27,20 @@ export async function hydrateDocs(ctx: PgContext, tenant: string, docIds: readon
   if (ids.length === 0) return { docs: [], vectors: new Map(), events: new Map(), facts: new Map() };
   const rows = await ctx.db.rows<Row>(
     sql(
-      `WITH ask AS (SELECT u.doc_id, min(u.ord) AS ord FROM unnest(?::bigint[]) WITH ORDINALITY AS u(doc_id, ord) GROUP BY u.doc_id),
-       hit AS (
-         SELECT ${columnsOf('d')}, row_number() OVER (PARTITION BY d.kind ORDER BY a.ord) AS kind_rank
-         FROM ask a JOIN engram.docs d ON d.tenant = ? AND d.doc_id = a.doc_id)
-       SELECT ${columnsOf('h')}, ${vectorRead(ctx.mode, 'em.vec')} AS vec,
+      `WITH hit AS (
+         SELECT ${columnsOf('d')}, row_number() OVER (PARTITION BY d.kind ORDER BY array_position(?::bigint[], d.doc_id)) AS kind_rank
+         FROM engram.docs d WHERE d.tenant = ? AND d.doc_id = ANY(?::bigint[]))
+       SELECT ${columnsOf('h')},
+         (SELECT ${vectorRead(ctx.mode, 'em.vec')} FROM engram.embeddings em WHERE em.model = ? AND em.content_hash = h.content_hash) AS vec,
          CASE WHEN h.kind = 'fact' THEN (SELECT to_jsonb(f) FROM engram.facts f WHERE f.tenant = h.tenant AND f.id = h.ref_id) END AS fact_row,
          CASE WHEN h.kind = 'event' AND h.kind_rank <= ? THEN
            (SELECT to_jsonb(x) FROM (${SELECT_EVENTS} WHERE e.tenant = h.tenant AND e.id = h.ref_id) x) END AS event_row
-       FROM hit h LEFT JOIN engram.embeddings em ON em.model = ? AND em.content_hash = h.content_hash`,
+       FROM hit h`,
       ids,
       tenant,
-      nEvents,
+      ids,
       ctx.model,
+      nEvents,
     ),
   );
   const byId = new Map<number, Row>(rows.map((r) => [num(r.doc_id), r]));
