@@ -87,6 +87,7 @@ export class InProcessIndexes {
   private instance: Promise<string> | undefined;
   private lastPrune = 0;
   private readonly savesDue = new Set<string>();
+  private readonly epochReads = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly db: PgDb,
@@ -224,14 +225,31 @@ export class InProcessIndexes {
   private async current(q: DocQuery): Promise<{ index: TenantIndex; allowed: Set<number> | undefined }> {
     const filtered = !isEmpty(q.filter);
     const where = docConditions(q);
-    const row = await this.db.one<{ epoch: string | number | null; ids: (string | number)[] | null }>({
-      text: `SELECT (SELECT vector_epoch FROM engram.tenant_state WHERE tenant = ?) AS epoch${
-        filtered ? `, ARRAY(SELECT d.doc_id FROM engram.docs d WHERE ${where.text}) AS ids` : ''
-      }`,
-      params: [q.tenant, ...(filtered ? where.params : [])],
-    });
+    const read = () =>
+      this.db.one<{ epoch: string | number | null; ids: (string | number)[] | null }>({
+        text: `SELECT (SELECT vector_epoch FROM engram.tenant_state WHERE tenant = ?) AS epoch${
+          filtered ? `, ARRAY(SELECT d.doc_id FROM engram.docs d WHERE ${where.text}) AS ids` : ''
+        }`,
+        params: [q.tenant, ...(filtered ? where.params : [])],
+      });
+    const row = await (filtered ? read() : this.sharedEpochRead(q.tenant, read));
     const t = await this.sync(q.tenant, num(row?.epoch ?? 0));
     return { index: t.index, allowed: filtered ? new Set((row?.ids ?? []).map(num)) : undefined };
+  }
+
+  /**
+   * An unfiltered epoch read shared by the searches that start in the same turn of the event loop (a hybrid
+   * search's lexical and vector searches). Safe for freshness: every write this process can have seen acknowledged
+   * by then was acknowledged before the turn began, so it committed before the shared read was sent. The entry
+   * goes when the turn's ticks and promise jobs have run, before any I/O callback.
+   */
+  private sharedEpochRead<R>(tenant: string, read: () => Promise<R>): Promise<R> {
+    const known = this.epochReads.get(tenant) as Promise<R> | undefined;
+    if (known) return known;
+    const p = read();
+    this.epochReads.set(tenant, p);
+    process.nextTick(() => this.epochReads.delete(tenant));
+    return p;
   }
 
   /** One load or catch-up at a time per tenant; searches queue behind it. */

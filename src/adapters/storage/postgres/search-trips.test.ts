@@ -129,18 +129,18 @@ describe.skipIf(skip)('hybrid search on the postgres server', () => {
   const request = (query: string): SearchRequest => ({ tenant: 't1', query, k: 10, rerank: true });
   const embedQuery = async (text: string) => hashVector(text);
 
-  it('sends at most five statements per hybrid search, and one per session neighbour seed, hydrating its candidates in one round trip', async () => {
+  it('sends at most four statements per hybrid search, and one per session neighbour seed, hydrating its candidates in one round trip', async () => {
     const deps = readDeps(storage, NOW, embedQuery);
     await search(deps, request(queries[0]!)); // the tenant's indexes load on the first search
     for (const q of queries) {
       pool.sent.length = 0;
       const hits = await search(deps, request(q));
       expect(hits.length).toBeGreaterThan(0);
-      // The epoch (lexical and vector search), the lexical and the other hits' docs, the graph's entity lookup; then
-      // the session windows of the expansion's seeds (at most 3, sent at once).
+      // The epoch (one read for the lexical and the vector search), the lexical and the other hits' docs, the
+      // graph's entity lookup; then the session windows of the expansion's seeds (at most 3, sent at once).
       const windows = pool.sent.filter((t) => /session_id = \$2/.test(t)).length;
       expect(windows).toBeLessThanOrEqual(3);
-      expect(pool.sent.length - windows, pool.sent.join('\n')).toBeLessThanOrEqual(5);
+      expect(pool.sent.length - windows, pool.sent.join("\n")).toBeLessThanOrEqual(4);
     }
   });
 
@@ -156,5 +156,24 @@ describe.skipIf(skip)('hybrid search on the postgres server', () => {
       expect(pool.sent.length).toBeGreaterThan(fastSent);
       expect(a).toEqual(b);
     }
+  });
+
+  it('shares one epoch read between searches started in the same turn, never across turns', async () => {
+    const epochReads = () => pool.sent.filter((t) => t.includes('vector_epoch FROM')).length;
+    const lexical = (text: string) => storage.lexicalSearch({ tenant: 't1', text, k: 5, now: NOW });
+    const vector = () => storage.vectorSearch({ tenant: 't1', vector: hashVector('staging deploy'), k: 5, now: NOW });
+    pool.sent.length = 0;
+    await Promise.all([lexical('deploy'), vector()]);
+    expect(epochReads()).toBe(1);
+    pool.sent.length = 0;
+    await lexical('deploy');
+    await new Promise((ok) => setImmediate(ok));
+    await vector();
+    expect(epochReads()).toBe(2);
+    // A search started after a write was acknowledged sees it, even while an earlier search's read is in flight.
+    const earlier = lexical('zebra');
+    await storage.appendEvents([newEvent({ tenant: 't1', content: 'a zebra crossing near the office', ts: NOW - 1000, recordedAt: NOW - 999 })]);
+    expect(await lexical('zebra')).toHaveLength(1);
+    await earlier;
   });
 });
