@@ -30,10 +30,14 @@ export const termFrequencies = (tsv: string) =>
  * Inserts docs (one statement for the batch) and returns their ids in input order. `contexts[i]` is doc i's
  * lexical context (core/docs.ts): indexed with it, not stored as its text. On pgvector a doc
  * whose text already has a vector of the column's model gets it at once; a process searching in process
- * hears of each new doc after commit (with its vector when its text has one).
+ * hears of each new doc after commit (with its vector when its text has one). `before`, a WITH clause of
+ * data-modifying statements (the records the docs project), runs in the same statement.
  */
-export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[], contexts?: readonly (string | undefined)[]): Promise<number[]> {
-  if (docs.length === 0) return [];
+export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[], contexts?: readonly (string | undefined)[], before?: Sql): Promise<number[]> {
+  if (docs.length === 0) {
+    if (before) await tx.exec({ text: `${before.text} SELECT 1`, params: before.params });
+    return [];
+  }
   const search = docs.map((d, i) => docSearchText(lexicalText(d.text, contexts?.[i])));
   const c = docColumns(docs, search.map((x) => x.text));
   const lens = search.map((s) => s.length);
@@ -44,7 +48,7 @@ export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[]
   ];
   const embedding = annModel !== undefined ? ', (SELECT e.vec FROM engram.embeddings e WHERE e.model = ? AND e.content_hash = u.content_hash)' : '';
   const rows = await tx.rows<{ doc_id: string | number; tenant: string; kind: string; ref_id: string }>({
-    text: `INSERT INTO engram.docs AS nd (${INSERT_COLUMNS}${annModel !== undefined ? ', embedding' : ''})
+    text: `${before ? `${before.text}\n` : ''}INSERT INTO engram.docs AS nd (${INSERT_COLUMNS}${annModel !== undefined ? ', embedding' : ''})
       SELECT u.tenant, u.kind, u.ref_id, u.user_id, u.agent_id, u.session_id, u.task_id, u.text, u.ts, u.importance, u.type,
         u.actor, u.source, u.section, u.state_label, ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.pii,
         u.metadata::jsonb, u.content_hash, u.expires_at, u.confidence, v.tsv, w.tf, u.len${embedding}
@@ -53,7 +57,7 @@ export async function insertDocs(ctx: PgContext, tx: Tx, docs: readonly NewDoc[]
       CROSS JOIN LATERAL (SELECT ${termFrequencies('v.tsv')} AS tf) AS w
       RETURNING doc_id, tenant, kind, ref_id`,
     // Parameters in text order: the select list's model, the unnest arrays.
-    params: [...(annModel !== undefined ? [annModel] : []), ...params],
+    params: [...(before?.params ?? []), ...(annModel !== undefined ? [annModel] : []), ...params],
   });
   const byRef = new Map(rows.map((r) => [`${r.tenant}\u0000${r.kind}\u0000${r.ref_id}`, r]));
   return docs.map((d, i) => {

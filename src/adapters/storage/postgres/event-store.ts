@@ -152,20 +152,22 @@ export async function appendEvents(ctx: PgContext, events: readonly NewEvent[]):
 
 async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[], seqs: readonly number[], sessions?: ReadonlyMap<string, string | null>): Promise<void> {
   const col = <T>(f: (e: NewEvent) => T): T[] => events.map(f);
-  await tx.exec(
-    sql(
+  const contexts = await batchContexts(tx, events, seqs, sessions);
+  // The events, their contents and their docs in one statement.
+  const records = sql(
       `WITH ins AS (
          INSERT INTO engram.events (tenant, id, seq, ts, recorded_at, type, actor, user_id, agent_id, session_id, task_id,
            state_label, importance, source, expires_at)
          SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[], ?::float8[], ?::float8[], ?::text[], ?::text[], ?::text[],
            ?::text[], ?::text[], ?::text[], ?::text[], ?::float8[], ?::text[], ?::float8[])
          RETURNING pk, tenant, id
-       )
+       ),
+       contents AS (
        INSERT INTO engram.event_contents (event_pk, tenant, name, content, tool, args, result, tags, metadata, content_hash, pii)
        SELECT ins.pk, u.tenant, u.name, u.content, u.tool, u.args, u.result, u.tags, u.metadata, u.content_hash, u.pii
        FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
          ?::text[]) AS u(tenant, id, name, content, tool, args, result, tags, metadata, content_hash, pii)
-       JOIN ins ON ins.tenant = u.tenant AND ins.id = u.id`,
+       JOIN ins ON ins.tenant = u.tenant AND ins.id = u.id)`,
       col((e) => e.tenant), col((e) => e.id), [...seqs], col((e) => e.ts), col((e) => e.recordedAt), col((e) => e.type),
       col((e) => e.actor), col((e) => toNull(e.userId)), col((e) => toNull(e.agentId)), col((e) => toNull(e.sessionId)),
       col((e) => toNull(e.taskId)), col((e) => toNull(e.stateLabel)), col((e) => e.importance), col((e) => toNull(e.source)),
@@ -173,9 +175,8 @@ async function insertEvents(ctx: PgContext, tx: Tx, events: readonly NewEvent[],
       col((e) => e.tenant), col((e) => e.id), col((e) => toNull(e.name)), col((e) => e.content), col((e) => toNull(e.tool)),
       col((e) => jsonOrNull(e.args)), col((e) => jsonOrNull(e.result)), col((e) => JSON.stringify(e.tags)),
       col((e) => JSON.stringify(e.metadata)), col((e) => e.contentHash), col((e) => JSON.stringify(e.pii)),
-    ),
   );
-  await insertDocs(ctx, tx, events.map(eventToDoc), await batchContexts(tx, events, seqs, sessions));
+  await insertDocs(ctx, tx, events.map(eventToDoc), contexts, records);
 }
 
 /**

@@ -140,7 +140,7 @@ describe.skipIf(skip)('hybrid search on the postgres server', () => {
       // graph's entity lookup; then the session windows of the expansion's seeds (at most 3, sent at once).
       const windows = pool.sent.filter((t) => /session_id = \$2/.test(t)).length;
       expect(windows).toBeLessThanOrEqual(3);
-      expect(pool.sent.length - windows, pool.sent.join("\n")).toBeLessThanOrEqual(4);
+      expect(pool.sent.length - windows, pool.sent.join('\n')).toBeLessThanOrEqual(4);
     }
   });
 
