@@ -45,6 +45,10 @@ interface TenantDelta {
 
 const MAX_ATTEMPTS = 6;
 
+let writesCommitted = 0;
+/** Write transactions committed by any storage of this process so far (a shared epoch read must not span one). */
+export const committedWrites = (): number => writesCommitted;
+
 async function run(q: { query: PoolLike['query'] }, s: Sql, names: SqlNames): Promise<QueryResultLike> {
   const { text, values } = render(s, names);
   return q.query(text, values);
@@ -248,6 +252,7 @@ export class PgDb {
         const result = await fn(tx);
         const epochs = opts.readOnly ? new Map<string, number>() : await tx.flush();
         await client.query('COMMIT');
+        if (!opts.readOnly) writesCommitted++;
         if (epochs.size > 0) this.onCommit?.({ epochs, changes: tx.changes });
         return result;
       } catch (e) {

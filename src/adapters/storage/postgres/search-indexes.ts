@@ -17,7 +17,7 @@ import { dropIndexParts, loadIndexParts, saveIndexParts } from '../sql/index-sna
 import { Interner } from '../sql/doc-attributes.js';
 import { num } from '../sql/rows.js';
 import { ATTR_COLUMNS, attrsOf, lexicalHits, TenantIndex, vectorHits, type AttrRow } from '../sql/tenant-index.js';
-import type { PgDb } from './db.js';
+import { committedWrites, type PgDb } from './db.js';
 import { docConditions } from './doc-store.js';
 import { sql, type Sql } from './sql.js';
 import { decodeVector, vectorRead } from './vector-codec.js';
@@ -87,7 +87,7 @@ export class InProcessIndexes {
   private instance: Promise<string> | undefined;
   private lastPrune = 0;
   private readonly savesDue = new Set<string>();
-  private readonly epochReads = new Map<string, Promise<unknown>>();
+  private readonly epochReads = new Map<string, { read: Promise<unknown>; commits: number }>();
 
   constructor(
     private readonly db: PgDb,
@@ -239,16 +239,20 @@ export class InProcessIndexes {
 
   /**
    * An unfiltered epoch read shared by the searches that start in the same turn of the event loop (a hybrid
-   * search's lexical and vector searches). Safe for freshness: every write this process can have seen acknowledged
-   * by then was acknowledged before the turn began, so it committed before the shared read was sent. The entry
-   * goes when the turn's ticks and promise jobs have run, before any I/O callback.
+   * search's lexical and vector searches) while no write of this process commits. Safe for freshness: a write of
+   * another process reaches this one only through I/O, so any such write this process can have seen acknowledged
+   * was acknowledged before the turn began and committed before the shared read was sent; a write of this process
+   * (an embedded PGlite answers within one turn) ends the sharing. The entry goes when the turn's ticks and
+   * promise jobs have run, before any I/O callback.
    */
   private sharedEpochRead<R>(tenant: string, read: () => Promise<R>): Promise<R> {
-    const known = this.epochReads.get(tenant) as Promise<R> | undefined;
-    if (known) return known;
+    const known = this.epochReads.get(tenant);
+    if (known && known.commits === committedWrites()) return known.read as Promise<R>;
     const p = read();
-    this.epochReads.set(tenant, p);
-    process.nextTick(() => this.epochReads.delete(tenant));
+    this.epochReads.set(tenant, { read: p, commits: committedWrites() });
+    process.nextTick(() => {
+      if (this.epochReads.get(tenant)?.read === p) this.epochReads.delete(tenant);
+    });
     return p;
   }
 
