@@ -14,7 +14,7 @@ import { createHeuristicReranker, createMemory } from '../src/index.js';
 import { openPostgresStorage } from '../src/adapters/storage/postgres/index.js';
 import type { ClientLike, PoolLike, QueryResultLike } from '../src/adapters/storage/postgres/pool.js';
 import { memoriesOf, prepareVectors } from './store-vectors.js';
-import { median, round } from './stats.js';
+import { latency, median, round } from './stats.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
         for (const t of sorted) process.stdout.write(`  +${round(t.start - t0, 1)} ms  ${round(t.ms, 2)} ms  [${t.inFlight}]  ${t.sql}\n`);
       }
     }
-    process.stdout.write(`\n${nq} searches at ${n}: statements/search median ${median(counts)} (min ${Math.min(...counts)}, max ${Math.max(...counts)}); started with none in flight: median ${median(serial)}; summed statement ms median ${round(median(dbMs), 1)}; wall ms median ${round(median(wall), 1)}\n`);
+    process.stdout.write(`\n${nq} searches at ${n}: statements/search median ${median(counts)} (min ${Math.min(...counts)}, max ${Math.max(...counts)}); started with none in flight: median ${median(serial)}; summed statement ms median ${round(median(dbMs), 1)}; wall ms p50 ${round(median(wall), 1)}, p95 ${round(latency(wall).p95, 1)}\n`);
     process.stdout.write('\nstatements by text (count over all searches, total ms):\n');
     for (const [k, v] of [...bySql].sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`  ${v.n}\t${round(v.ms, 1)}\t${k}\n`);
     // One durable append, traced the same way.
