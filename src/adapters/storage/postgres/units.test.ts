@@ -60,6 +60,14 @@ describe('vector codecs', () => {
 
   it('round-trips float32 exactly through bytea bytes', () => {
     expect(Array.from(decodeVector('bytea', toVectorBytes(v)))).toEqual(Array.from(v));
+    // From a view at an odd offset of a larger buffer (as a driver hands out bytea), and not sharing its memory.
+    const padded = new Uint8Array(v.byteLength + 3);
+    padded.set(toVectorBytes(v), 1);
+    const view = padded.subarray(1, 1 + v.byteLength);
+    const decoded = decodeVector('bytea', view);
+    expect(Array.from(decoded)).toEqual(Array.from(v));
+    padded.fill(0);
+    expect(Array.from(decoded)).toEqual(Array.from(v));
   });
 
   it('writes literals that parse back to the same float32 and reads vector_send bytes', () => {

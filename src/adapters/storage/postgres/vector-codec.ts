@@ -33,6 +33,10 @@ export function decodeVector(mode: VectorMode, bytes: Uint8Array): Float32Array 
     return out;
   }
   const out = new Float32Array(bytes.byteLength / 4);
-  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  // Little-endian float32s: on a little-endian host one copy of the bytes, else one read per value.
+  if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(bytes);
+  else for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
   return out;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
