@@ -44,7 +44,7 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
-import { applySituation, queryCues, situationCues } from './situation.js';
+import { applySituation, dropContradicted, queryCues, situationCues } from './situation.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
@@ -243,7 +243,6 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     });
   }
   if (p.query && semantic.length > 0) semantic = await expand(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, cutoff);
-  semantic = await matchSituations(deps, p, semantic);
   const hops = await hopCandidates(
     deps,
     { tenant: p.tenant, scope: p.scopes.semantic, filter: asOfFilter(semanticFilter, config.as_of), kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
@@ -260,6 +259,8 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   // the slots of memories search ranked higher. All strong relations still show in the Entities section.
   const precise = graph.filter((h) => h.precise === true);
   if (precise.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, precise, cutoff);
+  // Last, so that episodes joining through hops and the graph are judged by their situation too.
+  semantic = await matchSituations(deps, p, semantic);
   return { window, semantic, sem, graph };
 }
 
@@ -287,7 +288,8 @@ async function graphSupport(deps: ReadDeps, p: Plan, filter: FilterNode | undefi
 
 /**
  * Episodes that did not follow a change fall behind when the query says its trouble did, and so do episodes
- * whose trouble came and went when the query's happens every time, or the reverse (situation.ts).
+ * whose trouble came and went when the query's happens every time, or the reverse; when the best episode matches
+ * the query's situation, the contradicting ones are left out (situation.ts).
  */
 async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): Promise<Candidate[]> {
   const query = queryCues(p.query);
@@ -295,7 +297,7 @@ async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): 
   const ids = semantic.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
   if (ids.length === 0) return semantic;
   const cues = await situationCues(deps, p.tenant, ids);
-  return applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal);
+  return dropContradicted(applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal), cues, query);
 }
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */
