@@ -36,7 +36,7 @@ import { pickCounterExample } from './counter.js';
 import { dedupe } from './dedupe.js';
 import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
-import { entitiesSection, graphRetrieve, hitView, withGraphSupport, type GraphHit } from './graph.js';
+import { entitiesSection, graphRetrieve, hitView, liftingHits, withGraphSupport, type GraphHit } from './graph.js';
 import { cosine, mmrSelect, type NearDuplicate } from './mmr.js';
 import { excerpt } from './excerpt.js';
 import { DropLog, retrievedItems } from './explain.js';
@@ -254,11 +254,11 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   }
   // Knowledge graph: relations around the entities the query names; their supporting memories join (graph.ts).
   const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scopes.semantic, query: p.query, timeWindow: p.timeWindow, validAt: config.as_of }) : [];
-  // Only relations read in the direction the query says (or joining two named entities) lift their statements: a
-  // relation matched by type alone ("like", "work") is one whose words search weighs already, and lifting it took
-  // the slots of memories search ranked higher. All strong relations still show in the Entities section.
-  const precise = graph.filter((h) => h.precise === true);
-  if (precise.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, precise, cutoff);
+  // Relations read in the direction the query says lift their statements, and a relation matched by type alone only
+  // when it is the one of its type (graph.ts liftingHits): among several, lifting them took the slots of memories
+  // search ranked higher. All strong relations still show in the Entities section.
+  const lifting = liftingHits(graph);
+  if (lifting.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, lifting, cutoff);
   // Last, so that episodes joining through hops and the graph are judged by their situation too.
   semantic = await matchSituations(deps, p, semantic);
   return { window, semantic, sem, graph };
