@@ -231,20 +231,54 @@ export class Bm25Index {
     return { terms, ids, lengths, offsets, counts };
   }
 
-  /** An index with exactly the docs of `state` (postings are rebuilt from the counts; nothing is re-analyzed). */
+  /**
+   * An index with exactly the docs of `state`. Nothing is re-analyzed and nothing is copied per doc: each doc's
+   * term counts stay a view into `state.counts`, and the postings are sized from one counting pass and filled in
+   * a second, each term's postings a view into one shared block (a term that grows later moves to its own).
+   */
   static fromState(state: Bm25State): Bm25Index {
     const { terms, ids, lengths, offsets, counts } = state;
-    if (offsets.length !== ids.length + 1 || lengths.length !== ids.length || offsets[ids.length] !== counts.length) {
+    const n = ids.length;
+    if (offsets.length !== n + 1 || lengths.length !== n || offsets[n] !== counts.length || offsets[0] !== 0) {
       throw new EngramError('ADAPTER', 'bm25 state: array lengths disagree');
     }
     const index = new Bm25Index();
     terms.forEach((t) => index.termId(t));
-    index.grow(Math.max(64, ids.length));
-    for (let i = 0; i < ids.length; i++) {
-      const c = counts.slice(offsets[i]!, offsets[i + 1]!);
-      for (let j = 0; j < c.length; j += 2) if (c[j]! < 0 || c[j]! >= terms.length) throw new EngramError('ADAPTER', 'bm25 state: unknown term id');
-      index.place(ids[i]!, lengths[i]!, c);
+    const df = new Int32Array(terms.length);
+    for (let j = 0; j < counts.length; j += 2) {
+      const t = counts[j]!;
+      if (t < 0 || t >= terms.length) throw new EngramError('ADAPTER', 'bm25 state: unknown term id');
+      df[t]!++;
     }
+    const slots = new Int32Array(counts.length / 2);
+    const tfs = new Uint16Array(counts.length / 2);
+    let at = 0;
+    for (let t = 0; t < terms.length; t++) {
+      const p = index.postings[t]!;
+      p.slots = slots.subarray(at, at + df[t]!);
+      p.tfs = tfs.subarray(at, at + df[t]!);
+      at += df[t]!;
+    }
+    index.grow(Math.max(64, n));
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (index.slotOf.has(id)) throw new EngramError('ADAPTER', 'bm25 state: an id appears twice');
+      const c = counts.subarray(offsets[i]!, offsets[i + 1]!);
+      index.slotOf.set(id, i);
+      index.docIds[i] = id;
+      index.lengths[i] = lengths[i]!;
+      index.counts[i] = c;
+      index.totalLength += lengths[i]!;
+      for (let j = 0; j < c.length; j += 2) {
+        const p = index.postings[c[j]!]!;
+        p.slots[p.length] = i;
+        p.tfs[p.length] = Math.min(c[j + 1]!, 0xffff);
+        p.length++;
+        p.df++;
+      }
+    }
+    index.slots = n;
+    index.live = n;
     return index;
   }
 

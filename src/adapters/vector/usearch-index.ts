@@ -2,7 +2,9 @@ import { adapterError, EngramError } from '../../core/errors.js';
 import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/vector-index.js';
 import { runInSlices, type SlicedWork } from './background.js';
 import { resultCount } from './flat.js';
-import { HnswGraph } from './hnsw-graph.js';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { HnswGraph, type GraphCounts, type LayeredFiles } from './hnsw-graph.js';
 import { quantizeRow, VectorMatrix } from './matrix.js';
 import type { ResolvedVectorIndexOptions } from './options.js';
 import { rescoreExact, rescoreWidth } from './rescore.js';
@@ -32,17 +34,40 @@ export interface UsearchIndexStats {
   tombstones: number;
   /** Why the graph was abandoned, if building it failed. */
   graphError?: string;
+  /** Restored from saved files whose check is still running (searches are exact on i8 rows meanwhile). */
+  verifying?: true;
 }
 
 type Accept = (id: number) => boolean;
 
-/** A vector index as saved beside the store (see adapters/storage/sql/index-file.ts). */
+/** A vector index as saved beside the store (see adapters/storage/sql/index-snapshot.ts). */
 export interface VectorIndexState {
   ids: Float64Array;
-  /** Row-major f32 vectors, one per id. */
-  rows: Float32Array;
-  /** The HNSW graph, saved to a separate file: its counts and the ids not inserted yet. */
-  graph?: { live: number; removed: number; pending: Float64Array };
+  /** Row-major f32 vectors, one per id (an index that keeps them in memory). */
+  rows?: Float32Array;
+  /**
+   * An index whose f32 rows are on disk: its i8 rows, their scales and tail norms, and the CRC-32 of the f32 rows
+   * written to their own file (`files.rows`), which a restored index reads in place.
+   */
+  compact?: { rows: Int8Array; scales: Float32Array; tails: Float64Array; rowsCrc: number };
+  /** The HNSW graph, saved to its own file(s): its counts, the ids not inserted yet, and how it was written. */
+  graph?: GraphCounts & { pending: Float64Array; layered?: LayeredFiles };
+}
+
+/** Where a saved index's side files are (written by `exportState`, read by `restoreState`). */
+export interface VectorIndexFiles {
+  /** The f32 rows of a compact index. */
+  rows: string;
+  /** A whole graph (`exportState`: where to write it; `restoreState`: the base to view). */
+  graph: string;
+  /** `restoreState`: the delta graph beside the base, if one was saved. */
+  delta?: string | undefined;
+}
+
+interface SavedGraph {
+  files: { base: string; delta?: string | undefined; removed?: Float64Array | undefined };
+  counts: GraphCounts;
+  pending: Float64Array;
 }
 
 /**
@@ -67,6 +92,10 @@ export class UsearchVectorIndex implements VectorIndex {
   private graphError: EngramError | null = null;
   private readonly builder: SlicedWork = { runSlice: () => this.runSlice() };
   private readonly pendingLimit: number;
+  /** Restored from files still being checked: ids written meanwhile (the graph is attached once they pass). */
+  private awaiting: { changed: Set<number> } | null = null;
+  /** False while the f32 row file is unchecked: searches then rank by the i8 rows alone. */
+  private rowsTrusted = true;
 
   constructor(
     readonly dimension: number,
@@ -94,6 +123,7 @@ export class UsearchVectorIndex implements VectorIndex {
       pending: this.graph ? this.pending.size : 0,
       tombstones: this.graph?.tombstones ?? 0,
       ...(this.graphError ? { graphError: this.graphError.message } : {}),
+      ...(this.awaiting ? { verifying: true as const } : {}),
     };
   }
 
@@ -103,7 +133,9 @@ export class UsearchVectorIndex implements VectorIndex {
 
   add(id: number, vector: Float32Array): void {
     const existed = this.matrix.set(id, vector);
-    if (this.graph) {
+    if (this.awaiting) {
+      this.awaiting.changed.add(id);
+    } else if (this.graph) {
       if (existed && !this.pending.has(id)) this.graph.remove(id);
       this.pending.add(id);
       this.afterPendingGrew();
@@ -113,7 +145,9 @@ export class UsearchVectorIndex implements VectorIndex {
   }
 
   remove(id: number): void {
-    if (!this.matrix.delete(id) || !this.graph) return;
+    if (!this.matrix.delete(id)) return;
+    if (this.awaiting) this.awaiting.changed.add(id);
+    if (!this.graph) return;
     if (!this.pending.delete(id)) this.graph.remove(id);
     if (this.matrix.size < this.opts.annThreshold / 2) this.dropGraph();
     else if (this.graph.tombstones > Math.max(1024, this.graph.size / 2)) this.startGraph();
@@ -121,33 +155,106 @@ export class UsearchVectorIndex implements VectorIndex {
 
   clear(): void {
     this.dropGraph();
+    this.awaiting = null;
     this.matrix.clear();
   }
 
+  /** False while restored files are being checked (`exportState` would miss their graph). */
+  get savable(): boolean {
+    return this.awaiting === null;
+  }
+
   /**
-   * The vectors (ids and f32 rows, copied) and, when a graph exists, the graph written to `graphPath` with
-   * the ids not yet in it. `restoreState` on a fresh index gives back this index.
+   * The vectors and, when a graph exists, the graph written to `files.graph` (a viewed graph writes only its
+   * delta there and names its base) with the ids not yet in it. In memory the ids and f32 rows (copied); once
+   * compact the ids, i8 rows, scales and tails (views, to be written before the index changes) with the f32 rows
+   * streamed to `files.rows`. `restoreState` on a fresh index gives back this index.
    */
-  exportState(graphPath: string): VectorIndexState {
-    const state: VectorIndexState = { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.allFullRows() };
-    if (this.graph) state.graph = { ...this.graph.save(graphPath), pending: Float64Array.from(this.pending) };
+  exportState(files: Pick<VectorIndexFiles, 'rows' | 'graph'>): VectorIndexState {
+    if (this.awaiting) throw new EngramError('ADAPTER', 'exportState: the index is still checking its saved files');
+    const state: VectorIndexState = { ids: this.matrix.ids.slice(0, this.matrix.size) };
+    if (this.matrix.compact) {
+      const fd = openSync(files.rows, 'w', 0o600);
+      try {
+        const rowsCrc = this.matrix.copyFullRowsTo(fd);
+        fsyncSync(fd);
+        state.compact = { ...this.matrix.compactParts(), rowsCrc };
+      } finally {
+        closeSync(fd);
+      }
+    } else {
+      state.rows = this.matrix.allFullRows();
+    }
+    if (this.graph) state.graph = { ...this.graph.save(files.graph), pending: Float64Array.from(this.pending) };
     return state;
   }
 
-  /** Fills an empty index from `exportState` output; the graph is read from `graphPath` instead of being rebuilt. */
-  restoreState(state: VectorIndexState, graphPath: string): void {
+  /**
+   * Fills an empty index from `exportState` output. The f32 rows of a compact index are read in place from
+   * `files.rows` (never copied; later writes go to a scratch file beside it), and the graph is viewed from
+   * `files.graph` (with its delta from `files.delta`) instead of being rebuilt.
+   *
+   * With `verified` (a check of those files still running), searches meanwhile are exact over the i8 rows
+   * and rank by them alone; the graph is attached and the f32 rows trusted once it resolves true. When it
+   * resolves false the index stays that way (the caller drops it and rebuilds from the rows).
+   */
+  restoreState(state: VectorIndexState, files: VectorIndexFiles, verified?: Promise<boolean>): void {
     if (this.matrix.size > 0) throw new EngramError('ADAPTER', 'restoreState needs an empty index');
-    const d = this.dimension;
-    this.compactIfLarge(state.ids.length);
-    this.matrix.adopt(state.ids, state.rows);
-    if (state.graph && !this.graphError) {
-      this.graph = HnswGraph.restore(this.usearch, d, this.opts.hnsw, graphPath, state.graph);
-      this.pending = new Set([...state.graph.pending].filter((id) => this.matrix.has(id)));
-      this.pendingCursor = null;
-      if (this.pending.size > 0) this.afterPendingGrew();
-    } else if (this.matrix.size >= this.opts.annThreshold && !this.graphError) {
-      this.startGraph();
+    if (state.compact) {
+      const n = state.ids.length;
+      const file = new RowFile(this.dimension, this.opts.rowDir ?? dirname(files.rows), { path: files.rows, rows: n });
+      this.matrix.adoptCompact(state.ids, state.compact.rows, state.compact.scales, state.compact.tails, file);
+    } else if (state.rows) {
+      this.compactIfLarge(state.ids.length);
+      this.matrix.adopt(state.ids, state.rows);
+    } else {
+      throw new EngramError('ADAPTER', 'vector state: no rows');
     }
+    const saved: SavedGraph | null = state.graph
+      ? {
+          files: { base: files.graph, delta: files.delta, removed: state.graph.layered?.removed },
+          counts: { live: state.graph.live, baseRemoved: state.graph.baseRemoved, deltaRemoved: state.graph.deltaRemoved },
+          pending: state.graph.pending,
+        }
+      : null;
+    if (!verified) {
+      this.attachSaved(saved);
+      return;
+    }
+    this.awaiting = { changed: new Set() };
+    this.rowsTrusted = !state.compact;
+    const token = this.awaiting;
+    void verified.then(
+      (ok) => {
+        if (ok && this.awaiting === token) this.attachSaved(saved);
+      },
+      () => undefined,
+    );
+  }
+
+  /** Attaches a restored graph (or starts one) once its files are trusted; replays writes made meanwhile. */
+  private attachSaved(saved: SavedGraph | null): void {
+    const changed = this.awaiting?.changed ?? new Set<number>();
+    this.awaiting = null;
+    this.rowsTrusted = true;
+    if (this.graphError) return;
+    if (!saved) {
+      if (this.matrix.size >= this.opts.annThreshold) this.startGraph();
+      return;
+    }
+    try {
+      this.graph = HnswGraph.restore(this.usearch, this.dimension, this.opts.hnsw, saved.files, saved.counts);
+    } catch (e) {
+      this.graphError = adapterError('the saved HNSW graph could not be opened; vector search stays exact', e);
+      return;
+    }
+    this.pending = new Set([...saved.pending].filter((id) => this.matrix.has(id)));
+    for (const id of changed) {
+      if (!this.pending.has(id)) this.graph.remove(id);
+      if (this.matrix.has(id)) this.pending.add(id);
+    }
+    this.pendingCursor = null;
+    if (this.pending.size > 0) this.afterPendingGrew();
   }
 
   /** Inserts every pending vector into the graph now (blocking). Tests and benchmarks use it. */
@@ -164,6 +271,7 @@ export class UsearchVectorIndex implements VectorIndex {
     const { allowed, accept } = opts;
     const hits = !allowed && !accept ? this.unfiltered(search) : this.filtered(search, allowed, accept);
     if (!compact) return hits;
+    if (!this.rowsTrusted) return hits.slice(0, want);
     const ids = hits.map((h) => h.id);
     const rows = this.matrix.fullRows(ids.map((id) => this.matrix.slot(id)!));
     return rescoreExact(ids, rows, query, want);

@@ -109,7 +109,7 @@ describe('sqlite: persisted search indexes', () => {
     ],
     [
       'of another format version',
-      () => writeFileSync(lexFile(), readFileSync(lexFile()).toString('latin1').replace('"version":1', '"version":0'), 'latin1'),
+      () => writeFileSync(lexFile(), readFileSync(lexFile()).toString('latin1').replace('"version":2', '"version":1'), 'latin1'),
       'version',
     ],
   ];
