@@ -279,7 +279,7 @@ describe.runIf(usearch)('UsearchVectorIndex: f32 on disk', () => {
     }
     const rowsPath = join(tmpdir(), `engram-f32-test-${process.pid}`);
     const state = index.exportState({ graph: `${rowsPath}.graph`, rows: rowsPath });
-    const rows = new Float32Array(readFileSync(rowsPath).buffer.slice(0));
+    const rows = new Float32Array(Uint8Array.from(readFileSync(rowsPath)).buffer);
     rmSync(rowsPath, { force: true });
     rmSync(`${rowsPath}.graph`, { force: true });
     expect(rows.length).toBe(state.ids.length * dim);

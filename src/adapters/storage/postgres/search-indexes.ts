@@ -218,6 +218,7 @@ export class InProcessIndexes {
     void r.checked?.then((c) => {
       if (this.tenants.get(tenant) !== t) return;
       if (c.ok) {
+        this.event({ kind: 'checked', index: 'tenant', tenant, ms: performance.now() - t0 });
         if (!t.saved) this.saveSoon(tenant);
         return;
       }

@@ -29,6 +29,8 @@ export type IndexEvent =
   | { kind: 'loaded'; index: string; tenant: string; from: 'rows'; fault: IndexFileFault | 'stale' | 'disabled'; detail?: string; ms: number }
   | { kind: 'saved'; index: string; tenant: string; covers: number; bytes: number; ms: number }
   | { kind: 'save-failed'; index: string; tenant: string; error: string }
+  /** The side files of a file loaded in place passed their background check (ms since the load started). */
+  | { kind: 'checked'; index: string; tenant: string; ms: number }
   /** A file loaded in place failed its background check: the structure is dropped and rebuilt from the rows. */
   | { kind: 'check-failed'; index: string; tenant: string; fault: IndexFileFault; detail: string };
 

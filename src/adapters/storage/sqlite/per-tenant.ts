@@ -210,7 +210,7 @@ export class PerTenant<T> {
         const e: Entry<T> = { value: restored.value, seq: restored.covers, dirty: 0, saved: true };
         const caughtUp = this.catchUp(tenant, e, head);
         this.tenants.set(tenant, e);
-        if (restored.checked) this.whenChecked(tenant, e, restored.checked);
+        if (restored.checked) this.whenChecked(tenant, e, restored.checked, t0);
         this.onEvent({ kind: 'loaded', index: this.source.name, tenant, from: 'file', covers: restored.covers, caughtUp, ms: performance.now() - t0 });
         if (caughtUp > 0) this.saveSoon(tenant);
         return e;
@@ -233,10 +233,11 @@ export class PerTenant<T> {
    * its file deleted and the tenant loaded again from the rows (searches meanwhile were answered from what had
    * already been checked); once it passes, a save skipped meanwhile is made.
    */
-  private whenChecked(tenant: string, e: Entry<T>, checked: Promise<CheckResult>): void {
+  private whenChecked(tenant: string, e: Entry<T>, checked: Promise<CheckResult>, t0: number): void {
     void checked.then((c) => {
       if (this.tenants.get(tenant) !== e) return;
       if (c.ok) {
+        this.onEvent({ kind: 'checked', index: this.source.name, tenant, ms: performance.now() - t0 });
         if (!e.saved) this.saveSoon(tenant);
         return;
       }
