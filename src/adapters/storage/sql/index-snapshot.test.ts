@@ -8,7 +8,7 @@ import { ClusteredVectors } from '../../vector/synthetic.test-support.js';
 import { UsearchVectorIndex } from '../../vector/usearch-index.js';
 import { loadUsearch } from '../../vector/usearch-module.js';
 import { DocAttributes, Interner } from './doc-attributes.js';
-import { loadIndexParts, saveIndexParts } from './index-snapshot.js';
+import { dropIndexParts, loadIndexParts, saveIndexParts } from './index-snapshot.js';
 
 const usearch = loadUsearch();
 const DIM = 16;
@@ -104,6 +104,22 @@ describe.runIf(usearch)('index files with an HNSW graph beside them', () => {
     expect(again.vectors.search(query, 10)).toEqual(into.vectors.search(query, 10));
     into.vectors.close();
     again.vectors.close();
+  });
+
+  it('after the files were deleted (docs forgotten), a viewed graph is not saved again: the next load builds one', async () => {
+    saved();
+    const into = fresh();
+    await (loadIndexParts(path, about, into) as { checked: Promise<unknown> }).checked;
+    expect(into.vectors.stats().mode).toBe('hnsw');
+    into.vectors.remove(7);
+    dropIndexParts(path);
+    expect(readdirSync(dir)).toEqual([]);
+    saveIndexParts(path, about, 50, { attrs: into.attrs, vectors: into.vectors });
+    expect(sideFiles('.hnsw')).toEqual([]);
+    const again = { ...fresh(), lexicon: false };
+    const r = loadIndexParts(path, about, again);
+    expect(await (r.ok && r.checked)).toEqual({ ok: true });
+    expect(again.vectors.stats()).toMatchObject({ mode: 'hnsw', size: 999 }); // built inline once the rows passed
   });
 
   it('a saved file is replaced whole, and the side files it no longer names are removed', () => {

@@ -96,7 +96,9 @@ function vectorSections(path: string, v: VectorIndexState, tmp: { rows: string; 
   } else if (v.rows) {
     out['vec.rows'] = v.rows;
   }
-  const g = v.graph;
+  // A viewed graph whose base file was deleted (docs were forgotten: it holds their vectors) is not saved; the
+  // next load builds a new graph in the background.
+  const g = v.graph?.layered && !existsSync(v.graph.layered.base) ? undefined : v.graph;
   if (g) {
     if (g.layered) {
       // A viewed graph: its base file is named again as it is, the delta (if any) was written to tmp.graph.
