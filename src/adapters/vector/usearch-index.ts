@@ -4,12 +4,13 @@ import { runInSlices, type SlicedWork } from './background.js';
 import { resultCount } from './flat.js';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { HnswGraph, type GraphCounts, type LayeredFiles } from './hnsw-graph.js';
+import { HnswGraph } from './hnsw-graph.js';
+import type { SavedGraph, VectorIndexFiles, VectorIndexState } from './index-state.js';
+import { both, SearchRun, type Accept } from './search-run.js';
 import { quantizeRow, VectorMatrix } from './matrix.js';
 import type { ResolvedVectorIndexOptions } from './options.js';
 import { rescoreExact, rescoreWidth } from './rescore.js';
 import { RowFile } from './row-file.js';
-import { QueryScorer } from './scorer.js';
 import { planFilteredSearch, subsetBeatsSimd } from './search-plan.js';
 import { TopK } from './top-k.js';
 import type { UsearchMatches, UsearchModule } from './usearch-module.js';
@@ -36,38 +37,6 @@ export interface UsearchIndexStats {
   graphError?: string;
   /** Restored from saved files whose check is still running (searches are exact on i8 rows meanwhile). */
   verifying?: true;
-}
-
-type Accept = (id: number) => boolean;
-
-/** A vector index as saved beside the store (see adapters/storage/sql/index-snapshot.ts). */
-export interface VectorIndexState {
-  ids: Float64Array;
-  /** Row-major f32 vectors, one per id (an index that keeps them in memory). */
-  rows?: Float32Array;
-  /**
-   * An index whose f32 rows are on disk: its i8 rows, their scales and tail norms, and the CRC-32 of the f32 rows
-   * written to their own file (`files.rows`), which a restored index reads in place.
-   */
-  compact?: { rows: Int8Array; scales: Float32Array; tails: Float64Array; rowsCrc: number };
-  /** The HNSW graph, saved to its own file(s): its counts, the ids not inserted yet, and how it was written. */
-  graph?: GraphCounts & { pending: Float64Array; layered?: LayeredFiles };
-}
-
-/** Where a saved index's side files are (written by `exportState`, read by `restoreState`). */
-export interface VectorIndexFiles {
-  /** The f32 rows of a compact index. */
-  rows: string;
-  /** A whole graph (`exportState`: where to write it; `restoreState`: the base to view). */
-  graph: string;
-  /** `restoreState`: the delta graph beside the base, if one was saved. */
-  delta?: string | undefined;
-}
-
-interface SavedGraph {
-  files: { base: string; delta?: string | undefined; removed?: Float64Array | undefined };
-  counts: GraphCounts;
-  pending: Float64Array;
 }
 
 /**
@@ -244,8 +213,9 @@ export class UsearchVectorIndex implements VectorIndex {
     }
     try {
       this.graph = HnswGraph.restore(this.usearch, this.dimension, this.opts.hnsw, saved.files, saved.counts);
-    } catch (e) {
-      this.graphError = adapterError('the saved HNSW graph could not be opened; vector search stays exact', e);
+    } catch {
+      // Checked bytes that usearch will not open (graph parameters changed since the save): build a new graph.
+      if (this.matrix.size >= this.opts.annThreshold) this.startGraph();
       return;
     }
     this.pending = new Set([...saved.pending].filter((id) => this.matrix.has(id)));
@@ -464,38 +434,4 @@ export class UsearchVectorIndex implements VectorIndex {
   }
 }
 
-function both(a: Accept | undefined, b: Accept | undefined): Accept | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return (id) => a(id) && b(id);
-}
-
-/** Per-search state: the query, its scorer, and rescoring of candidate ids. */
-class SearchRun {
-  readonly scorer: QueryScorer;
-
-  constructor(
-    private readonly matrix: VectorMatrix,
-    readonly query: Float32Array,
-    readonly want: number,
-  ) {
-    this.scorer = new QueryScorer(matrix, query);
-  }
-
-  /**
-   * Scores candidate ids from the matrix (exact f32, or the i8 estimate once compact: `search` then rescores the
-   * survivors in f32) and pushes those that are present and pass the filters.
-   */
-  pushAll(ids: readonly number[], top: TopK, admit?: Accept, accept?: Accept): void {
-    const m = this.matrix;
-    for (const id of ids) {
-      if (admit && !admit(id)) continue;
-      const slot = m.slot(id);
-      if (slot === undefined) continue;
-      const score = this.scorer.score(slot);
-      if (score <= top.floor()) continue;
-      if (accept && !accept(id)) continue;
-      top.push(id, score);
-    }
-  }
-}
+export type { VectorIndexFiles, VectorIndexState } from './index-state.js';
