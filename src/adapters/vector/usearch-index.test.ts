@@ -382,4 +382,22 @@ describe.runIf(usearch)('UsearchVectorIndex: a viewed graph with a delta', () =>
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a saved graph of other parameters is viewed as saved (usearch reads its own header)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-view-'));
+    try {
+      const { a, files } = savedAndRestored(dir);
+      const state = a.exportState(files);
+      const other = make(dim, { annThreshold: 500, indexing: 'inline', hnsw: { quantization: 'i8', connectivity: 8 } });
+      other.restoreState(state, files);
+      expect(other.stats()).toMatchObject({ mode: 'hnsw', size: 3000, pending: 0 });
+      expect(other.stats().graphError).toBeUndefined();
+      const q = new Float32Array(dim).fill(1 / Math.sqrt(dim));
+      expect(recall(other.search(q, 10), a.search(q, 10))).toBeGreaterThanOrEqual(0.9);
+      // (A file that is not a usearch graph must never reach `view`: usearch crashes the process on one, which
+      // is why side files are checked before the graph is attached.)
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
