@@ -1,0 +1,45 @@
+/** Phrasings that name a role: kinship and work roles ("my wife Maria", "Carol is Alice's manager", "the CTO at Globex") and where a named thing is. */
+import { NAME, PRONOUN, START, SUBJECT } from './lexicon.js';
+
+export const FAMILY: Record<string, { type: string; reverse: boolean }> = {
+  wife: { type: 'married_to', reverse: false },
+  husband: { type: 'married_to', reverse: false },
+  spouse: { type: 'married_to', reverse: false },
+  partner: { type: 'dating', reverse: false },
+  girlfriend: { type: 'dating', reverse: false },
+  boyfriend: { type: 'dating', reverse: false },
+  boss: { type: 'manages', reverse: true },
+  manager: { type: 'manages', reverse: true },
+  supervisor: { type: 'manages', reverse: true },
+  friend: { type: 'friend_of', reverse: false },
+  colleague: { type: 'colleague_of', reverse: false },
+  coworker: { type: 'colleague_of', reverse: false },
+  sister: { type: 'sibling_of', reverse: false },
+  brother: { type: 'sibling_of', reverse: false },
+  mother: { type: 'parent_of', reverse: true },
+  mom: { type: 'parent_of', reverse: true },
+  father: { type: 'parent_of', reverse: true },
+  dad: { type: 'parent_of', reverse: true },
+  son: { type: 'parent_of', reverse: false },
+  daughter: { type: 'parent_of', reverse: false },
+  kid: { type: 'parent_of', reverse: false },
+  child: { type: 'parent_of', reverse: false },
+  report: { type: 'manages', reverse: false },
+};
+export const ROLE = Object.keys(FAMILY).join('|');
+
+/** "my wife Maria", "her boss, Carol" → the named person in that role to the possessor. */
+export const POSSESSOR = String.raw`[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur`;
+export const ROLE_NAMED = new RegExp(String.raw`${START}(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+|old\s+|former\s+)?(${ROLE})s?,?\s+(${NAME})`, 'gu');
+/** "Alice's manager is Carol", "my wife is Maria". */
+export const ROLE_IS = new RegExp(String.raw`${START}(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\s+(?:is|was)\s+(${NAME})`, 'gu');
+/** "Carol is Alice's manager", "Maria is my wife". */
+export const IS_ROLE = new RegExp(String.raw`${START}(${NAME}|${PRONOUN})\s+(?:is|was|became)\s+(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\b`, 'gu');
+
+/** "X is the CTO at Globex", "I'm the sous-chef at Le Petit Four": a role at a named organisation (works_at). */
+export const ROLE_AT = new RegExp(
+  String.raw`${START}${SUBJECT}\s+(?:((?:is|am|are|was|were))\s+)?(?:now\s+)?(?:the|a|an|our|their|its)\s+(?:new\s+)?(?:[\p{L}-]+\s+){1,3}?(?:at|for|of)\s+(?:the\s+)?(${NAME})`,
+  'gu',
+);
+/** "Salt & Ember is in Bordeaux": where a named place, organisation or thing (not a person) is. */
+export const LOCATED = new RegExp(String.raw`${START}(${NAME})\s+(?:is|are)\s+(?:located\s+|based\s+|headquartered\s+)?in\s+(?:the\s+)?(${NAME})`, 'gu');
