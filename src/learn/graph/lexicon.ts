@@ -1,6 +1,6 @@
 /** The word classes and name shapes the relation phrasings are written with (see rules.ts). */
 export const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+|&\s+)?\p{Lu}[\p{L}\p{M}'’.-]*){0,3})`;
-export const PRONOUN = String.raw`(?:I|we|he|she|they|He|She|They|We)`;
+export const PRONOUN = String.raw`(?:I|we|he|she|they|it|He|She|They|We|It)`;
 export const DETERMINED = String.raw`(?:[Tt]he|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Tt]his|[Tt]hat)\s+[a-z][\p{L}\p{N}-]*`;
 /** A word start (`\b` is ASCII-only: it fails before "Élodie"). */
 export const START = String.raw`(?<![\p{L}\p{N}_])`;
@@ -25,7 +25,7 @@ export const STOP = new Set(
 export const GROUP_NOUN = String.raw`(?:\s+(?:team|group|squad|lab|department|family))?`;
 
 /** A pronoun object ("reports to me"): resolved like a subject when nothing but a preposition or the end follows. */
-export const OBJECT_PRONOUNS = new Set(['me', 'us', 'him', 'her', 'them']);
+export const OBJECT_PRONOUNS = new Set(['me', 'us', 'him', 'her', 'them', 'it']);
 export const CONTRACTION = /['’](?:ll|ve|m|d|re)$/;
 
 export const FIRST_PERSON = new Set(['i', 'me', 'my', 'we', 'our', 'us']);

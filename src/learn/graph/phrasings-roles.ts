@@ -25,6 +25,19 @@ export const FAMILY: Record<string, { type: string; reverse: boolean }> = {
   kid: { type: 'parent_of', reverse: false },
   child: { type: 'parent_of', reverse: false },
   report: { type: 'manages', reverse: false },
+  nephew: { type: 'relative_of', reverse: false },
+  niece: { type: 'relative_of', reverse: false },
+  uncle: { type: 'relative_of', reverse: false },
+  aunt: { type: 'relative_of', reverse: false },
+  cousin: { type: 'relative_of', reverse: false },
+  grandson: { type: 'relative_of', reverse: false },
+  granddaughter: { type: 'relative_of', reverse: false },
+  grandchild: { type: 'relative_of', reverse: false },
+  grandmother: { type: 'relative_of', reverse: false },
+  grandfather: { type: 'relative_of', reverse: false },
+  grandparent: { type: 'relative_of', reverse: false },
+  grandma: { type: 'relative_of', reverse: false },
+  grandpa: { type: 'relative_of', reverse: false },
 };
 export const ROLE = Object.keys(FAMILY).join('|');
 
@@ -43,3 +56,14 @@ export const ROLE_AT = new RegExp(
 );
 /** "Salt & Ember is in Bordeaux": where a named place, organisation or thing (not a person) is. */
 export const LOCATED = new RegExp(String.raw`${START}(${NAME})\s+(?:is|are)\s+(?:located\s+|based\s+|headquartered\s+)?in\s+(?:the\s+)?(${NAME})`, 'gu');
+
+/**
+ * "Leo, the Tigers' goalkeeper, …", "Orion, our billing service, …": an appositive between a name and its verb. Group 1
+ * the name, group 2 the appositive (a determiner or a possessive name, then up to 40 characters without a pause).
+ */
+export const APPOSITIVE = new RegExp(String.raw`${START}(${NAME}),\s+((?:(?:the|our|my|his|her|their|its|a|an)\s+|(?:the\s+)?${NAME}['’]s?\s+)[^,;:—–()]{1,40}?),\s+`, 'gu');
+/** An appositive that is a role: "the Tigers' goalkeeper", "Dana's niece", "my aunt" (possessor, role word). */
+export const APPOSITIVE_ROLE = new RegExp(String.raw`^(?:the\s+)?(${POSSESSOR}|${NAME}['’]s?)\s+(?:new\s+|old\s+|former\s+)?([a-z][\p{L}-]*)$`, 'u');
+/** "Ana and I got married", "Tom and I have been friends", "Jade and Omar are engaged": a pair in a symmetric state. */
+export const PAIR_STATE = new RegExp(String.raw`${START}(${NAME})\s+and\s+(I|${NAME})\s+(?:have\s+been|['’]ve\s+been|are|were|got|had\s+been|became)\s+(?:(?:just|finally|happily|now|officially|best|good|close)\s+)?(married|engaged|friends|dating|together)\b`, 'gu');
+export const PAIR_TYPES: Record<string, string> = { married: 'married_to', engaged: 'dating', dating: 'dating', together: 'dating', friends: 'friend_of' };

@@ -12,8 +12,8 @@
 import nlp from 'compromise';
 import { nameKey } from '../../core/graph.js';
 import { CONTRACTION, FIRST_PERSON, GROUP_NOUN, LEADING, NAME, NOT_NAMES, OBJECT_PRONOUNS, PRONOUN, STOP, THIRD_PERSON, cleanName, cleanThing, isCapitalized } from './lexicon.js';
-import { FAMILY, IS_ROLE, LOCATED, ROLE_AT, ROLE_IS, ROLE_NAMED } from './phrasings-roles.js';
-import { PATTERNS } from './phrasings-verbs.js';
+import { APPOSITIVE, APPOSITIVE_ROLE, FAMILY, IS_ROLE, LOCATED, PAIR_STATE, PAIR_TYPES, ROLE_AT, ROLE_IS, ROLE_NAMED } from './phrasings-roles.js';
+import { IS_ON, PATTERNS } from './phrasings-verbs.js';
 
 export interface TurnInput {
   text: string;
@@ -46,7 +46,7 @@ export interface Extraction {
 }
 
 /** Types whose edge reads the same both ways. */
-export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating']);
+export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating', 'relative_of']);
 /** Types where a new edge from the same source closes the old one. */
 export const EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['works_at', 'lives_in', 'married_to', 'dating', 'runs_on']);
 /** Types where a new edge into the same target closes the old one (a person has one manager at a time). */
@@ -90,11 +90,16 @@ class Resolver {
     private readonly people: readonly string[],
   ) {}
 
+  /** What "it" is in the current sentence as a subject (the thing it opened with) and as an object (the one thing it names). */
+  itSubject: string | undefined;
+  itObject: string | undefined;
+
   /** The entity a subject, possessor or object names; undefined when it cannot be resolved reliably. */
   resolve(raw: string): string | undefined {
     // "I'm", "we'll", "she's": the pronoun.
     const word = raw.toLowerCase().replace(CONTRACTION, '').replace(/['’]s$/, (m) => (THIRD_PERSON.has(raw.toLowerCase().slice(0, -2)) ? '' : m));
     if (FIRST_PERSON.has(word)) return this.speaker;
+    if (word === 'it') return this.itSubject;
     if (THIRD_PERSON.has(word)) {
       const others = [...new Map(this.people.filter((n) => nameKey(n) !== nameKey(this.speaker ?? '')).map((n) => [nameKey(n), n])).values()];
       return others.length === 1 ? others[0] : undefined;
@@ -114,9 +119,12 @@ function leadingSubject(clause: string, resolver: Resolver): string | undefined 
   return resolver.resolve(m[1]!);
 }
 
-const ALSO_NAMED = new RegExp(String.raw`^(?:,\s*|\s+and\s+|,\s+and\s+)(${NAME})(?=[.,;:!?]|$|\s+(?:and|on|in|at|for|from|to|as|now|today|directly|since|until)\b)`, 'u');
+const ALSO_NAMED = new RegExp(String.raw`^(?:\s+(?:for|as)\s+(?:(?:the|our|my|their)\s+)?[a-z][\p{L}-]*(?:\s+[a-z][\p{L}-]*){0,2}?)?(?:,\s*|\s+and\s+|,\s+and\s+)(${NAME})(?=[.,;:!?]|$|\s+(?:and|on|in|at|for|from|to|as|now|today|directly|since|until)\b)`, 'u');
 
-/** Names listed right after an object ("Bob and Dan on the team": Dan), each followed by a pause or a preposition. */
+/**
+ * Names listed right after an object ("Bob and Dan on the team": Dan; "Sentry for errors and Grafana for dashboards":
+ * Grafana), each followed by a pause or a preposition.
+ */
 function alsoNamed(tail: string): string[] {
   const out: string[] = [];
   let rest = tail;
@@ -126,6 +134,31 @@ function alsoNamed(tail: string): string[] {
   }
   return out;
 }
+
+/** A chat sentence that drops its subject opens with a past or -ing verb ("Moved to Austin.", "Just started working at …"). */
+const DROPPED_SUBJECT = /^(?:(?:Just|Finally|Recently|Also)\s+(?:[a-z]+(?:ed|ing)|got|bought|went|grew|began)|(?:[A-Z][a-z]+(?:ed|ing)|Got|Bought|Went|Grew|Began))\s/u;
+
+/**
+ * The sentence as the patterns read it: a dropped subject restored as "I" (only with a speaker to resolve it), and
+ * appositives cut out ("Orion, our billing service, depends on …" → "Orion depends on …"), each returned with its name.
+ */
+function normalized(sentence: string, speaker: string | undefined): { text: string; appositives: [string, string][] } {
+  let text = speaker !== undefined && DROPPED_SUBJECT.test(sentence) ? `I ${sentence[0]!.toLowerCase()}${sentence.slice(1)}` : sentence;
+  const appositives: [string, string][] = [];
+  if (text.includes(',')) {
+    text = text.replace(APPOSITIVE, (_all, name: string, appositive: string) => {
+      appositives.push([name, appositive]);
+      return `${name} `;
+    });
+  }
+  return { text, appositives };
+}
+
+const IT = /(?<![\p{L}])it(?![\p{L}'’])/iu;
+/** The clause opens with a name joined to the subject: "Kim and I …", "My partner Theo and I …". */
+const CONJOINED = new RegExp(String.raw`^\s*(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z]+\s+)?(${NAME})\s+and\s+$`, 'u');
+const GROUP_SUBJECT = /^(?:the|our|my|their|his|her)\s+(team|group|squad|lab|department|family)\s/iu;
+const PLACE_AFTER = new RegExp(String.raw`^\s+in\s+(${NAME})`, 'u');
 
 /** Sentences of a turn (short turns are one sentence). */
 function sentences(text: string): string[] {
@@ -169,24 +202,70 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
   const objectOf = (raw: string): string | undefined => {
     const [first = '', next] = raw.split(/\s+/);
     const bare = first.replace(/[.,;:!?)"]+$/g, '');
-    if (OBJECT_PRONOUNS.has(bare.toLowerCase()) && (bare !== first || next === undefined || STOP.has(next.toLowerCase()))) return resolver.resolve(bare);
+    if (OBJECT_PRONOUNS.has(bare.toLowerCase()) && (bare !== first || next === undefined || STOP.has(next.toLowerCase()))) {
+      return bare.toLowerCase() === 'it' ? resolver.itObject : resolver.resolve(bare);
+    }
     return isCapitalized(raw) && !FIRST_PERSON.has(raw.toLowerCase()) ? resolver.resolve(raw) : cleanThing(raw);
   };
   const isPerson = (raw: string, resolved: string) => FIRST_PERSON.has(raw.toLowerCase().replace(CONTRACTION, '')) || THIRD_PERSON.has(raw.toLowerCase()) || typeOf(resolved, '') === 'person';
 
+  const notPerson = (name: string) => typeOf(name, taggedType(name) ?? '') !== 'person' && !FIRST_PERSON.has(name.toLowerCase().replace(CONTRACTION, ''));
+
   for (const sentence of sentences(turn.text)) {
+    const { text: s, appositives } = normalized(sentence, turn.speaker);
+    for (const [rawName, appositive] of appositives) {
+      const named = resolver.resolve(rawName);
+      const m = APPOSITIVE_ROLE.exec(appositive);
+      if (!named || !m) continue;
+      const owner = resolver.resolve(m[1]!.replace(/['’]s?$/, ''));
+      if (!owner) continue;
+      const role = FAMILY[m[2]!];
+      if (role) {
+        add(owner, typeOf(owner, 'person'));
+        add(named, 'person', true);
+        relate(owner, named, role.type, sentence, role.reverse);
+      } else if (notPerson(owner) && !/^(?:my|his|her|their|our)$/i.test(m[1]!)) {
+        // "the Tigers' goalkeeper": a role in a group.
+        add(owner, typeOf(owner, 'organization'));
+        add(named, typeOf(named, 'person'));
+        relate(named, owner, 'member_of', sentence, false);
+      }
+    }
+    resolver.itSubject = resolver.itObject = undefined;
+    if (IT.test(s)) {
+      const opening = LEADING_SUBJECT.exec(s)?.[1];
+      const openingName = opening !== undefined && !LEADING.has(opening.toLowerCase()) ? resolver.resolve(opening) : undefined;
+      resolver.itSubject = openingName !== undefined && isCapitalized(openingName) && notPerson(openingName) ? openingName : undefined;
+      const things = nameCandidates(s).filter(notPerson);
+      resolver.itObject = things.length === 1 ? things[0] : undefined;
+    }
     for (const pat of PATTERNS) {
-      if (!pat.verb.test(sentence)) continue;
-      for (const m of sentence.matchAll(pat.re)) {
-        const subject = resolver.resolve(m[1]!);
+      if (!pat.verb.test(s)) continue;
+      for (const m of s.matchAll(pat.re)) {
+        // "The team uses …": the name pattern took the determiner and left the group noun.
+        const subject = resolver.resolve(m[1]!) ?? GROUP_SUBJECT.exec(m[0])?.[1]?.toLowerCase();
         const object = objectOf(m[2]!);
         if (!subject || !object) continue;
         add(subject, typeOf(subject, pat.subjectType));
         add(object, typeOf(object, pat.objectType));
         relate(subject, object, pat.type, sentence, pat.reverse === true);
+        // "Kim and I live in Denver": the name joined to the subject does it too.
+        const joined = CONJOINED.exec(s.slice(0, m.index).split(/[;:]\s*/).pop()!);
+        const partner = joined ? resolver.resolve(joined[1]!) : undefined;
+        if (partner) {
+          add(partner, typeOf(partner, pat.subjectType));
+          relate(partner, object, pat.type, sentence, pat.reverse === true);
+        }
+        // "Marco owns Trattoria Sole in Naples": a business owned with its place.
+        const place = pat.type === 'owns' && isCapitalized(m[2]!) ? PLACE_AFTER.exec(s.slice(m.index + m[0].length)) : null;
+        const where = place ? resolver.resolve(place[1]!) : undefined;
+        if (where && taggedType(where) === 'place') {
+          add(where, 'place');
+          relate(object, where, 'located_in', sentence, false);
+        }
         // "I manage Bob and Dan": a named object coordinated with another name.
         if (isCapitalized(m[2]!)) {
-          for (const more of alsoNamed(sentence.slice(m.index + m[0].length))) {
+          for (const more of alsoNamed(s.slice(m.index + m[0].length))) {
             const other = resolver.resolve(more);
             if (!other) continue;
             add(other, typeOf(other, pat.objectType));
@@ -195,14 +274,14 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         }
       }
     }
-    for (const m of sentence.matchAll(LOCATED)) {
+    for (const m of s.matchAll(LOCATED)) {
       const [what, where] = [resolver.resolve(m[1]!), resolver.resolve(m[2]!)];
       if (!what || !where || typeOf(what, taggedType(what) ?? '') === 'person') continue;
       add(what, typeOf(what, 'organization'));
       add(where, typeOf(where, 'place'));
       relate(what, where, 'located_in', sentence, false);
     }
-    for (const m of sentence.matchAll(ROLE_AT)) {
+    for (const m of s.matchAll(ROLE_AT)) {
       const subject = resolver.resolve(m[1]!);
       // A role needs its verb, or a contracted one ("I'm the …"); and a person holding it.
       if (!subject || (m[2] === undefined && !/['’](?:m|s|re)$/i.test(m[1]!)) || !isPerson(m[1]!, subject)) continue;
@@ -213,10 +292,10 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
       relate(subject, org, 'works_at', sentence, false);
     }
     for (const pat of PATTERNS) {
-      if (!pat.verb.test(sentence)) continue;
-      for (const m of sentence.matchAll(pat.coordinated)) {
+      if (!pat.verb.test(s)) continue;
+      for (const m of s.matchAll(pat.coordinated)) {
         // The subject the clause opened with ("…; Femi is our lead engineer and reports to me": Femi).
-        const clause = sentence.slice(0, m.index).split(/;|:\s/).pop()!.trim();
+        const clause = s.slice(0, m.index).split(/;|:\s/).pop()!.trim();
         const subject = leadingSubject(clause, resolver);
         const object = objectOf(m[1]!);
         if (!subject || !object) continue;
@@ -225,8 +304,25 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         relate(subject, object, pat.type, sentence, pat.reverse === true);
       }
     }
+    for (const m of s.matchAll(PAIR_STATE)) {
+      const [a, b] = [resolver.resolve(m[1]!), resolver.resolve(m[2]!)];
+      if (!a || !b) continue;
+      add(a, 'person', true);
+      add(b, 'person', true);
+      // The speaker first ("Ana and I got married": the speaker married_to Ana).
+      if (m[2] === 'I') relate(b, a, PAIR_TYPES[m[3]!]!, sentence, false);
+      else relate(a, b, PAIR_TYPES[m[3]!]!, sentence, false);
+    }
+    for (const m of s.matchAll(IS_ON)) {
+      const subject = resolver.resolve(m[1]!);
+      const platform = resolver.resolve(m[2]!);
+      if (!subject || !platform || /['’]s?$/.test(m[2]!) || LEADING.has(platform.toLowerCase()) || ['person', 'place'].includes(typeOf(platform, taggedType(platform) ?? ''))) continue;
+      add(subject, typeOf(subject, 'organization'));
+      add(platform, typeOf(platform, 'thing'));
+      relate(subject, platform, 'uses', sentence, false);
+    }
     for (const re of [ROLE_NAMED, ROLE_IS]) {
-      for (const m of sentence.matchAll(re)) {
+      for (const m of s.matchAll(re)) {
         const owner = resolver.resolve(m[1]!.replace(/['’]s$/, ''));
         const named = resolver.resolve(m[3]!);
         const role = FAMILY[m[2]!.toLowerCase()]!;
@@ -236,7 +332,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         relate(owner, named, role.type, sentence, role.reverse);
       }
     }
-    for (const m of sentence.matchAll(IS_ROLE)) {
+    for (const m of s.matchAll(IS_ROLE)) {
       const named = resolver.resolve(m[1]!);
       const owner = resolver.resolve(m[2]!.replace(/['’]s$/, ''));
       const role = FAMILY[m[3]!.toLowerCase()]!;
