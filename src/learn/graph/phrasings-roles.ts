@@ -49,9 +49,12 @@ export const ROLE_IS = new RegExp(String.raw`${START}(${POSSESSOR}|${NAME}'s|${N
 /** "Carol is Alice's manager", "Maria is my wife". */
 export const IS_ROLE = new RegExp(String.raw`${START}(${NAME}|${PRONOUN})\s+(?:is|was|became)\s+(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\b`, 'gu');
 
-/** "X is the CTO at Globex", "I'm the sous-chef at Le Petit Four": a role at a named organisation (works_at). */
+/**
+ * "X is the CTO at Globex", "I'm the sous-chef at Le Petit Four", "she's the tech lead on Phoenix": a role at a named
+ * organisation or on a named project (works_at). Group 3 the preposition, 4 the name.
+ */
 export const ROLE_AT = new RegExp(
-  String.raw`${START}${SUBJECT}\s+(?:((?:is|am|are|was|were))\s+)?(?:now\s+)?(?:the|a|an|our|their|its)\s+(?:new\s+)?(?:[\p{L}-]+\s+){1,3}?(?:at|for|of)\s+(?:the\s+)?(${NAME})`,
+  String.raw`${START}${SUBJECT}\s+(?:((?:is|am|are|was|were))\s+)?(?:now\s+)?(?:the|a|an|our|their|its)\s+(?:new\s+)?(?:[\p{L}-]+\s+){1,3}?(at|for|of|on)\s+(?:the\s+)?(${NAME})`,
   'gu',
 );
 /** "Salt & Ember is in Bordeaux": where a named place, organisation or thing (not a person) is. */

@@ -83,4 +83,10 @@ describe('phrasing classes', () => {
     expect(edges('Pavel owns 30% of Northwind Labs.')).toEqual(['Pavel owns Northwind Labs']);
     expect(edges('Marco owns Trattoria Sole in Naples.')).toEqual(['Marco owns Trattoria Sole', 'Trattoria Sole located_in Naples']);
   });
+
+  it('a role on a named project is working on it; "the expert on" a place is not', () => {
+    expect(edges('Nia is the tech lead on Kestrel.')).toEqual(['Nia works_at Kestrel']);
+    expect(edges("I'm the only designer on Bluebird right now.", 'Omar')).toEqual(['Omar works_at Bluebird']);
+    expect(edges('Ruth is the expert on Lisbon.')).toEqual([]);
+  });
 });

@@ -285,8 +285,9 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
       const subject = resolver.resolve(m[1]!);
       // A role needs its verb, or a contracted one ("I'm the …"); and a person holding it.
       if (!subject || (m[2] === undefined && !/['’](?:m|s|re)$/i.test(m[1]!)) || !isPerson(m[1]!, subject)) continue;
-      const org = resolver.resolve(m[3]!);
-      if (!org) continue;
+      const org = resolver.resolve(m[4]!);
+      // "the expert on Rome" is no job there.
+      if (!org || (m[3] === 'on' && typeOf(org, taggedType(org) ?? '') === 'place')) continue;
       add(subject, typeOf(subject, 'person'));
       add(org, typeOf(org, 'organization'));
       relate(subject, org, 'works_at', sentence, false);
