@@ -50,6 +50,9 @@ describe('phrasing classes', () => {
     expect(edges('Bought a Subaru Outback yesterday.', 'Ray')).toEqual(['Ray owns Subaru Outback']);
     expect(edges('Moved the meeting to Friday.', 'Kay')).toEqual([]);
     expect(edges('Moved to Austin in March.')).toEqual([]);
+    // Names that end like verbs are not dropped subjects.
+    expect(edges('Fred moved to Boston.', 'Kay')).toEqual(['Fred lives_in Boston']);
+    expect(edges('Sterling works at Acme Corp.', 'Kay')).toEqual(['Sterling works_at Acme Corp']);
   });
 
   it('an intended or starting move before the verb ("is moving over to lead", "plans to move to")', () => {

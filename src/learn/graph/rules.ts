@@ -135,8 +135,14 @@ function alsoNamed(tail: string): string[] {
   return out;
 }
 
-/** A chat sentence that drops its subject opens with a past or -ing verb ("Moved to Austin.", "Just started working at …"). */
-const DROPPED_SUBJECT = /^(?:(?:Just|Finally|Recently|Also)\s+(?:[a-z]+(?:ed|ing)|got|bought|went|grew|began)|(?:[A-Z][a-z]+(?:ed|ing)|Got|Bought|Went|Grew|Began))\s/u;
+/**
+ * A chat sentence that drops its subject opens with a verb of the patterns in the past or -ing form ("Moved to Austin.",
+ * "Just started working at …"). A listed word, not any "-ed" / "-ing" word: names end so too ("Fred", "Beijing").
+ */
+const DROPPED_VERBS =
+  'moved relocated started joined got bought adopted married visited went grew switched migrated accepted settled traveled travelled ' +
+  'played studied loved liked enjoyed hated preferred moving working living studying using playing visiting dating';
+const DROPPED_SUBJECT = new RegExp(String.raw`^(?:(?:Just|Finally|Recently|Also)\s+(?:${DROPPED_VERBS.replace(/ /g, '|')})|(?:${DROPPED_VERBS.split(' ').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('|')}))\s`, 'u');
 
 /**
  * The sentence as the patterns read it: a dropped subject restored as "I" (only with a speaker to resolve it), and
