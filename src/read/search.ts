@@ -12,6 +12,7 @@ import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './can
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { withGraphCandidates } from './graph.js';
 import { rerankCandidates } from './rerank.js';
+import { gathersAcrossSessions, SESSION_CAP, spreadSessions } from './session-spread.js';
 import { readScopes } from './scopes.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { layerOf } from '../core/layers.js';
@@ -134,6 +135,8 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   if (mode === 'hybrid') {
     const { tenant, query, filter, kinds, rescore, scoreNew } = expansion;
     out = await withGraphCandidates(deps, { tenant, query, filter, kinds, rescore, scope: scopes.semantic, timeWindow, validAt: req.asOf, scoreNew: (c, r) => scoreNew({ ...c, origin: 'semantic' }, r) }, out);
+    // A question that gathers: a session past SESSION_CAP events gives way to the others (session-spread.ts).
+    if (sem.conversational !== false && gathersAcrossSessions(query)) out = spreadSessions(out, SESSION_CAP);
   }
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }
