@@ -78,3 +78,28 @@ describe('hybrid search spreads a gathering question across sessions', () => {
     expect(await sessionsOf('Which trails did Ann walk?')).toContain('S2');
   });
 });
+
+describe('hybrid search takes no session neighbours for a gathering question', () => {
+  let store: TestStore;
+  beforeEach(async () => {
+    store = await openTestStore('test-model', 4);
+    const talk = (id: string, name: string, content: string, at: number) => newEvent({ id, sessionId: 'S1', name, type: 'message', actor: 'user', content, ts: T0 + at });
+    await store.storage.appendEvents([
+      talk('evt_q', 'Ann', 'Which paintings did you finish this spring?', 0),
+      talk('evt_r', 'Ben', 'Two landscapes and a portrait of my aunt.', 1),
+      talk('evt_o', 'Ann', 'Lovely, I would like to see them.', 2),
+    ]);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('adds the turn after a hit as a neighbour for a singular question, not for a gathering one', async () => {
+    const deps = readDeps(store.storage, T0 + 100, async () => undefined);
+    const ids = async (query: string) => (await search(deps, { tenant: 't1', query, k: 5, kinds: ['event'] })).map((h) => h.doc.refId);
+    // The reply shares no word with either question; it is a hit through the question before it. The turn after
+    // it joins as a neighbour for the singular question only.
+    expect(await ids('What did you finish this spring?')).toEqual(['evt_r', 'evt_q', 'evt_o']);
+    expect(await ids('Which paintings did you finish this spring?')).toEqual(['evt_r', 'evt_q']);
+  });
+});
