@@ -36,7 +36,7 @@ import { pickCounterExample } from './counter.js';
 import { dedupe } from './dedupe.js';
 import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
-import { entitiesSection, graphRetrieve, hitView, withGraphSupport, type GraphHit } from './graph.js';
+import { entitiesSection, graphRetrieve, hitView, liftingHits, withGraphSupport, type GraphHit } from './graph.js';
 import { cosine, mmrSelect, type NearDuplicate } from './mmr.js';
 import { excerpt } from './excerpt.js';
 import { DropLog, retrievedItems } from './explain.js';
@@ -44,7 +44,7 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
-import { applySituation, queryCues, situationCues } from './situation.js';
+import { applySituation, dropContradicted, queryCues, situationCues } from './situation.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
@@ -243,7 +243,6 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     });
   }
   if (p.query && semantic.length > 0) semantic = await expand(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, cutoff);
-  semantic = await matchSituations(deps, p, semantic);
   const hops = await hopCandidates(
     deps,
     { tenant: p.tenant, scope: p.scopes.semantic, filter: asOfFilter(semanticFilter, config.as_of), kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
@@ -255,11 +254,13 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   }
   // Knowledge graph: relations around the entities the query names; their supporting memories join (graph.ts).
   const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scopes.semantic, query: p.query, timeWindow: p.timeWindow, validAt: config.as_of }) : [];
-  // Only relations read in the direction the query says (or joining two named entities) lift their statements: a
-  // relation matched by type alone ("like", "work") is one whose words search weighs already, and lifting it took
-  // the slots of memories search ranked higher. All strong relations still show in the Entities section.
-  const precise = graph.filter((h) => h.precise === true);
-  if (precise.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, precise, cutoff);
+  // Relations read in the direction the query says lift their statements, and a relation matched by type alone only
+  // when it is the one of its type (graph.ts liftingHits): among several, lifting them took the slots of memories
+  // search ranked higher. All strong relations still show in the Entities section.
+  const lifting = liftingHits(graph);
+  if (lifting.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, lifting, cutoff);
+  // Last, so that episodes joining through hops and the graph are judged by their situation too.
+  semantic = await matchSituations(deps, p, semantic);
   return { window, semantic, sem, graph };
 }
 
@@ -287,7 +288,8 @@ async function graphSupport(deps: ReadDeps, p: Plan, filter: FilterNode | undefi
 
 /**
  * Episodes that did not follow a change fall behind when the query says its trouble did, and so do episodes
- * whose trouble came and went when the query's happens every time, or the reverse (situation.ts).
+ * whose trouble came and went when the query's happens every time, or the reverse; when the best episode matches
+ * the query's situation, the contradicting ones are left out (situation.ts).
  */
 async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): Promise<Candidate[]> {
   const query = queryCues(p.query);
@@ -295,7 +297,7 @@ async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): 
   const ids = semantic.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
   if (ids.length === 0) return semantic;
   const cues = await situationCues(deps, p.tenant, ids);
-  return applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal);
+  return dropContradicted(applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal), cues, query);
 }
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */

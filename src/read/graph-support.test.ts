@@ -10,7 +10,7 @@ afterEach(async () => {
 const NO_WINDOW = { episodic_window: { mode: 'none' as const } };
 
 describe('graph support in getContext', () => {
-  it('a relation the query matches by type alone shows in Entities but does not lift its statement over what search ranked first', async () => {
+  it('"look like" asks for no liking: the statement search ranked first keeps its place', async () => {
     t = await openTestMemory();
     await t.memory.logEvents([
       { type: 'message', name: 'Dana', content: 'I love hiking with my dog on weekends.', ts: '2025-01-01T10:00:00Z' },
@@ -22,9 +22,48 @@ describe('graph support in getContext', () => {
     const ranked = await t.memory.search({ query, k: 3 });
     expect(ranked[0]!.doc.text).toContain('ideal garden');
     const ctx = await t.memory.getContext(query, { ...NO_WINDOW, semantic_retrieval: { top_k: 3 } });
-    // "like" asks for `likes` without a direction: the relation is shown, its statement keeps its own rank.
-    expect(ctx.entities?.map((e) => e.text)).toContain('Dana likes hiking');
+    expect(ctx.entities?.map((e) => e.text) ?? []).not.toContain('Dana likes hiking');
     expect(ctx.items[0]!.text).toContain('ideal garden');
+    // Asked for what she likes, the one relation of that type is the answer and shows.
+    const likes = await t.memory.getContext('What does Dana like doing on weekends?', { ...NO_WINDOW, semantic_retrieval: { top_k: 3 } });
+    expect(likes.entities?.map((e) => e.text)).toContain('Dana likes hiking');
+  });
+
+  it('a relation matched by type alone lifts its statement when it is the only one of its type, not when there are several', async () => {
+    t = await openTestMemory();
+    const [job] = await t.memory.logEvents([
+      { type: 'message', name: 'Jonah', content: 'I work at Crumb & Co these days.', ts: '2025-01-01T10:00:00Z' },
+      { type: 'message', name: 'Mia', content: 'Jonah asked me which company employs the most bakers in town.', ts: '2025-01-02T10:00:00Z' },
+    ]);
+    await t.memory.flush();
+    const query = 'Which company employs Jonah?';
+    const first = (await t.memory.search({ query, k: 2 }))[0]!.doc.refId;
+    expect(first).not.toBe(job!.id);
+    const one = await t.memory.getContext(query, { ...NO_WINDOW, semantic_retrieval: { top_k: 2 } });
+    expect(one.entities?.[0]?.text).toBe('Jonah works at Crumb & Co');
+    expect(one.items[0]!.id).toBe(job!.id);
+
+    await t.memory.logEvents([{ type: 'message', name: 'Jonah', content: 'I also work at Tidewater Books on Sundays.', ts: '2025-01-03T10:00:00Z' }]);
+    await t.memory.flush();
+    const searched = (await t.memory.search({ query, k: 3 })).map((h) => h.doc.refId);
+    const two = await t.memory.getContext(query, { ...NO_WINDOW, semantic_retrieval: { top_k: 3 } });
+    // Two `works_at` relations: both show, neither is lifted over what search ranked first.
+    expect(two.entities!.map((e) => e.text).filter((x) => x.includes('works at')).length).toBe(2);
+    expect(two.items[0]!.id).toBe(searched[0]);
+  });
+
+  it('a common word made an entity ("running") is not named by a query that uses the word', async () => {
+    t = await openTestMemory();
+    await t.memory.logEvents([
+      { type: 'message', name: 'Jon', content: 'I love running my own studio.', ts: '2025-01-01T10:00:00Z' },
+      { type: 'message', name: 'Gina', content: 'Jon, for running a business: keep your books tidy and answer every customer fast.', ts: '2025-01-02T10:00:00Z' },
+    ]);
+    await t.memory.flush();
+    const query = 'What advice does Gina give to Jon about running a business?';
+    const searched = (await t.memory.search({ query, k: 2 })).map((h) => h.doc.refId);
+    const ctx = await t.memory.getContext(query, { ...NO_WINDOW, semantic_retrieval: { top_k: 2 } });
+    expect(ctx.entities?.map((e) => e.text) ?? []).not.toContain('Jon likes running');
+    expect(ctx.items.map((i) => i.id)).toEqual(searched);
   });
 
   it('a relation read in the direction the query says still lifts its statement first', async () => {

@@ -7,7 +7,7 @@
  *         + 2   the relation type is one the query's words ask for, read in the direction they ask
  *               ("Alice's manager": someone manages Alice, so Carol→Alice, not Alice→Bob); symmetric types
  *               either way; at hop 2, halved unless the hop-1 edge it continues matched too
- *         + 1   the far end is named in the query as well
+ *         + 1   the far end is named in the query as well (as a name: a common word made an entity is not)
  *         + 0.5 · confidence
  *         − 1   the edge is closed (history) and the query names no time and no past; with a time named,
  *               an edge valid then gains 1 and one not valid then loses 1.
@@ -94,7 +94,8 @@ const CUES: Cue[] = [
   { re: /\b(sponsor(?:s|ed|ing)?)\b/i, types: ['sponsors'], named: 'source', verb: true },
   { re: /\b(suppl(?:y|ies|ied|ier|iers|ying))\b/i, types: ['supplies'], named: 'source', verb: true },
   { re: /\b(direct reports?|team|reports)\b/i, types: ['manages'], named: 'source' },
-  { re: /\b(work|works|worked|working|job|employer|employed|company|firm)\b/i, types: ['works_at'], named: 'either' },
+  // "work out" is exercise, not employment.
+  { re: /\b(?:(?:work|works|worked|working)(?!\s+out\b)|job|employer|employed|company|firm)\b/i, types: ['works_at'], named: 'either' },
   { re: /\b(live|lives|lived|living|home|moved?|reside|resides|based|city|town)\b/i, types: ['lives_in', 'located_in'], named: 'either' },
   { re: /\b(from|grew up|born|hometown|origin)\b/i, types: ['from'], named: 'either' },
   { re: /\b(married|wife|husband|spouse|partner|girlfriend|boyfriend|dating|engaged)\b/i, types: ['married_to', 'dating'], named: 'either' },
@@ -102,7 +103,8 @@ const CUES: Cue[] = [
   { re: /\b(sister|brother|sibling)s?\b/i, types: ['sibling_of'], named: 'either' },
   { re: /\b(mother|father|mom|dad|parents?)\b/i, types: ['parent_of'], named: 'target' },
   { re: /\b(sons?|daughters?|kids?|children|child)\b/i, types: ['parent_of'], named: 'source' },
-  { re: /\b(like|likes|liked|love|loves|enjoy|enjoys|favou?rite|fan|into|hobby|hobbies|interest\w*|passion\w*)\b/i, types: ['likes', 'prefers'], named: 'either' },
+  // "like" after a verb of seeming or a form of "be" compares ("look like", "is like"): it asks for no liking.
+  { re: /(?<!\b(?:looks?|looked|looking|feels?|felt|feeling|sounds?|sounded|seems?|seemed|is|was|be|are|were)\s+)\b(like|likes|liked|love|loves|enjoy|enjoys|favou?rite|fan|into|hobby|hobbies|interest\w*|passion\w*)\b/i, types: ['likes', 'prefers'], named: 'either' },
   { re: /\b(prefer|prefers|preferred|preference)\b/i, types: ['prefers', 'likes'], named: 'either' },
   { re: /\b(hate|hates|dislike|dislikes)\b/i, types: ['dislikes'], named: 'either' },
   { re: /\b(own|owns|owned|pets?|dog|cat|bought|adopted|car)\b/i, types: ['owns'], named: 'either' },
@@ -181,6 +183,15 @@ async function selfSpeaker(storage: Partial<Pick<TimelineStore, 'queryEvents'>>,
   return names.size === 1 ? { name: [...names.values()][0]!, at: m.index } : undefined;
 }
 
+/**
+ * An entity the query can be said to name: a person, place, organisation or date, or a thing whose name is written
+ * as a name (a capital, a digit, or code-like: "Orbit", "checkout-api"). Extraction also makes entities of common
+ * words ("Jon likes running"); a query using the word ("… about running a business") does not name them.
+ */
+export function properName(e: Pick<Entity, 'entityType' | 'name'>): boolean {
+  return e.entityType !== 'thing' || /[\p{Lu}\p{N}_./-]/u.test(e.name);
+}
+
 /** Where the query names an entity (its name or an alias), or undefined. */
 function mentionAt(query: string, e: Entity): number | undefined {
   const q = query.toLowerCase();
@@ -219,6 +230,8 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
   const cues = cuesOf(req.query);
   const past = PAST.test(req.query);
   const namedIds = new Set(named.map((e) => e.id));
+  /** Entities the query names as names (properName): only these make a relation strong by joining two of them. */
+  const properIds = new Set(named.filter(properName).map((e) => e.id));
   const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
   const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined; directed?: boolean | undefined }>();
@@ -227,7 +240,7 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
     const from = namedIds.has(r.sourceId) ? r.sourceId : r.targetId;
     const far = from === r.sourceId ? r.targetId : r.sourceId;
     const bonus = cueBonus(r, from, cues, req.query, mentions.get(from) ?? Number.NaN);
-    const joins = namedIds.has(far);
+    const joins = properIds.has(far);
     const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
     scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins, precise: bonus === 2 || joins, directed: bonus === 2 });
   }
@@ -358,6 +371,19 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
     }
   }
   return out.sort((a, b) => b.scores.final - a.scores.final);
+}
+
+/**
+ * The hits whose supporting memories getContext lifts: those read in the direction the query says (and their
+ * chains), and a strong relation matched by type alone (or joining two named entities) when it is the only strong
+ * one of its type among the hits. One relation of the type asked about is the graph's answer ("Which company
+ * employs Jonah?": his one `works_at`); several ("What does John love?" over a chatty person's five `likes`) leave
+ * the choice to the query's other words, which search weighs. Every strong hit still shows in the Entities section.
+ */
+export function liftingHits(hits: readonly GraphHit[]): GraphHit[] {
+  const undirected = new Map<string, number>();
+  for (const h of hits) if (h.strong && !h.directed) undirected.set(h.relation.type, (undirected.get(h.relation.type) ?? 0) + 1);
+  return hits.filter((h) => h.directed === true || (h.strong && undirected.get(h.relation.type) === 1));
 }
 
 /**

@@ -12,6 +12,7 @@ import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './can
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { graphRetrieve, withGraphCandidates } from './graph.js';
 import { rerankCandidates } from './rerank.js';
+import { gathersAcrossSessions, SESSION_CAP, spreadSessions } from './session-spread.js';
 import { readScopes } from './scopes.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { layerOf } from '../core/layers.js';
@@ -132,12 +133,17 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
   const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational, loaded: sem.loadedEvents };
+  // A question that gathers (session-spread.ts) takes no session neighbours: they fill the top from the seeds' sessions.
+  const gathers = gathersAcrossSessions(req.query);
+  if (gathers) expansion.settings = { ...expansion.settings, seeds: 0 };
   let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
   // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph.ts); a query
   // naming no stored entity is left as it is.
   if (mode === 'hybrid') {
     const { tenant, query, filter, kinds, rescore, scoreNew } = expansion;
     out = await withGraphCandidates(deps, { tenant, query, filter, kinds, rescore, scope: scopes.semantic, timeWindow, validAt: req.asOf, scoreNew: (c, r) => scoreNew({ ...c, origin: 'semantic' }, r) }, out, graphHits);
+    // ... and a session past SESSION_CAP events gives way to the others.
+    if (gathers && sem.conversational !== false) out = spreadSessions(out, SESSION_CAP);
   }
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidate, makeDoc } from './fixtures.test-support.js';
-import { applySituation, CHANGE_MISMATCH, PATTERN_MISMATCH, queryCues, type SituationCues } from './situation.js';
+import { applySituation, CHANGE_MISMATCH, dropContradicted, PATTERN_MISMATCH, queryCues, type SituationCues } from './situation.js';
 import type { Candidate } from './types.js';
 
 function episode(id: string, relevance: number): Candidate {
@@ -53,5 +53,34 @@ describe('applySituation: intermittent or every time', () => {
     expect(rel.get('race')).toBeCloseTo(0.6 * PATTERN_MISMATCH, 9);
     expect(rel.get('bug')).toBe(0.7);
     expect(applySituation(eps, cues, queryCues('The refund test fails.'), rescore).map((x) => x.scores.relevance)).toEqual([0.6, 0.7, 0.5]);
+  });
+});
+
+describe('dropContradicted: the best episode is like the query, so the unlike ones are left out', () => {
+  const cues = new Map<string, SituationCues>([
+    ['changed', { change: true, pattern: 'consistent' }],
+    ['load-1', { change: false, pattern: 'intermittent' }],
+    ['load-2', { change: false }],
+    ['unsaid', { change: true }],
+  ]);
+  const fact = candidate(makeDoc({ kind: 'fact', refId: 'f', text: 'a fact' }), { scores: { relevance: 0.9 }, final: 0.9 });
+  const ids = (out: Candidate[]) => out.map((c) => c.doc.refId);
+
+  it('a query after a change whose best episode followed one too: episodes without a change go, other kinds stay', () => {
+    const pool = [episode('changed', 0.8), episode('load-1', 0.5), episode('load-2', 0.4), episode('unsaid', 0.3), fact];
+    expect(ids(dropContradicted(pool, cues, { change: true }))).toEqual(['changed', 'unsaid', 'f']);
+  });
+
+  it('nothing goes when the best episode does not match the query, or the query states nothing', () => {
+    const pool = [episode('load-1', 0.9), episode('changed', 0.8), episode('load-2', 0.4)];
+    expect(ids(dropContradicted(pool, cues, { change: true }))).toEqual(['load-1', 'changed', 'load-2']);
+    expect(ids(dropContradicted([episode('changed', 0.8), episode('load-1', 0.5)], cues, { change: false }))).toEqual(['changed', 'load-1']);
+  });
+
+  it('the symptom pattern: an every-time query drops the intermittent episodes, not those that state no pattern', () => {
+    const pool = [episode('changed', 0.8), episode('load-1', 0.5), episode('load-2', 0.4)];
+    expect(ids(dropContradicted(pool, cues, queryCues('The refund test fails on every run.')))).toEqual(['changed', 'load-2']);
+    // The best episode must state the query's pattern itself: one that states none is no match.
+    expect(ids(dropContradicted([episode('load-2', 0.9), episode('load-1', 0.5)], cues, queryCues('It fails on every run.')))).toEqual(['load-2', 'load-1']);
   });
 });

@@ -63,6 +63,15 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
   return out;
 }
 
+/** The factor an episode's situation gets against the query's (1: nothing said contradicts it). */
+export function situationFactor(own: SituationCues | undefined, query: QueryCues): number {
+  if (!own) return 1;
+  let factor = 1;
+  if (query.change && !own.change) factor *= CHANGE_MISMATCH;
+  if (query.pattern && own.pattern && own.pattern !== query.pattern) factor *= PATTERN_MISMATCH;
+  return factor;
+}
+
 /**
  * When the query says its trouble followed a change, episodes whose situation did not are scaled by
  * CHANGE_MISMATCH; when the query's trouble comes and goes and an episode's happened every time (or the
@@ -76,13 +85,30 @@ export function applySituation(
 ): Candidate[] {
   if (!query.change && !query.pattern) return [...candidates];
   return candidates.map((c) => {
-    const own = c.doc.kind === 'episode' ? cues.get(c.doc.refId) : undefined;
-    if (!own) return c;
-    let factor = 1;
-    if (query.change && !own.change) factor *= CHANGE_MISMATCH;
-    if (query.pattern && own.pattern && own.pattern !== query.pattern) factor *= PATTERN_MISMATCH;
+    const factor = c.doc.kind === 'episode' ? situationFactor(cues.get(c.doc.refId), query) : 1;
     if (factor === 1) return c;
     const relevance = (c.scores.relevance ?? 0) * factor;
     return { ...c, scores: { ...c.scores, relevance, final: rescore(c, relevance) } };
   });
+}
+
+/**
+ * When the best-scored episode's situation matches what the query states (it followed a change too, its trouble
+ * came and went — or happened every time — like the query's), the episodes whose situation contradicts the query
+ * are left out rather than shown behind it: they are another kind of incident, and several of them repeating one
+ * cause would otherwise outweigh the one case that is like this one. When the best episode does not match (or
+ * none states anything), nothing is dropped: the scaling alone orders them.
+ */
+export function dropContradicted(candidates: readonly Candidate[], cues: ReadonlyMap<string, SituationCues>, query: QueryCues): Candidate[] {
+  if (!query.change && !query.pattern) return [...candidates];
+  const episodes = candidates.filter((c) => c.doc.kind === 'episode');
+  const best = episodes.reduce<Candidate | undefined>((b, c) => (!b || c.scores.final > b.scores.final ? c : b), undefined);
+  if (!best || !matches(cues.get(best.doc.refId), query)) return [...candidates];
+  return candidates.filter((c) => c.doc.kind !== 'episode' || situationFactor(cues.get(c.doc.refId), query) === 1);
+}
+
+/** The episode's situation states what the query states: a change when it does, its pattern when it has one. */
+function matches(own: SituationCues | undefined, query: QueryCues): boolean {
+  if (!own) return false;
+  return (!query.change || own.change) && (!query.pattern || own.pattern === query.pattern);
 }

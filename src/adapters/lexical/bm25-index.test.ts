@@ -113,3 +113,39 @@ describe('Bm25Index', () => {
     expect(asked.length).toBeLessThan(52);
   });
 });
+
+describe('Bm25Index.fromState', () => {
+  const docOf = (i: number) => Array.from({ length: 3 + (i % 5) }, (_, j) => VOCAB[(i * 7 + j * 3) % VOCAB.length]!).join(' ');
+  const queries = ['deploy timeout', 'redis pool connection', 'the café', 'rollback runs', 'Straße ERR_PG_53300'];
+
+  it('answers as the index it was saved from, and keeps answering alike through later adds and removals', () => {
+    const a = new Bm25Index();
+    for (let i = 0; i < 3000; i++) a.add(i + 1, docOf(i));
+    const b = Bm25Index.fromState(a.exportState());
+    const same = () => {
+      for (const q of queries) expect(b.searchWithTermBest(queryTerms(q), 20)).toEqual(a.searchWithTermBest(queryTerms(q), 20));
+    };
+    same();
+    // Removing saved docs, replacing saved docs, adding new ones (past the saved slots) and removing those.
+    for (const ix of [a, b]) {
+      for (let i = 1; i <= 3000; i += 4) ix.remove(i);
+      for (let i = 2; i <= 600; i += 4) ix.add(i, `${docOf(i + 11)} deploy`);
+      for (let i = 5000; i < 5300; i++) ix.add(i, docOf(i));
+      for (let i = 5000; i < 5300; i += 3) ix.remove(i);
+    }
+    expect(b.size).toBe(a.size);
+    same();
+    // Enough removals to compact the restored index: its saved docs are rebuilt into fresh postings.
+    for (const ix of [a, b]) for (let i = 3; i <= 3000; i += 4) ix.remove(i);
+    same();
+    expect(Bm25Index.fromState(b.exportState()).searchWithTermBest(queryTerms('deploy'), 50)).toEqual(a.searchWithTermBest(queryTerms('deploy'), 50));
+  });
+
+  it('refuses a state whose arrays disagree or name an unknown term', () => {
+    const a = new Bm25Index();
+    a.add(1, 'deploy redis');
+    const st = a.exportState();
+    expect(() => Bm25Index.fromState({ ...st, counts: Int32Array.of(99, 1, 0, 1) })).toThrow(/unknown term/);
+    expect(() => Bm25Index.fromState({ ...st, lengths: new Float64Array(2) })).toThrow(/disagree/);
+  });
+});

@@ -80,7 +80,12 @@ export class Bm25Index {
   private readonly slotOf = new Map<number, number>();
   private docIds = new Float64Array(64);
   private lengths = new Float64Array(64);
+  /** Term counts of slots from `baseSlots` on (undefined once removed); see `countsOf`. */
   private counts: (TermCounts | undefined)[] = [];
+  /** Slots [0, baseSlots) came from a saved state: their counts are ranges of `baseCounts` (no object per doc). */
+  private baseSlots = 0;
+  private baseCounts: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private baseOffsets: Int32Array<ArrayBufferLike> = new Int32Array(1);
   private slots = 0;
   private live = 0;
   private totalLength = 0;
@@ -118,9 +123,9 @@ export class Bm25Index {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
     this.slotOf.delete(id);
-    const counts = this.counts[slot]!;
+    const counts = this.countsOf(slot)!;
     for (let i = 0; i < counts.length; i += 2) this.postings[counts[i]!]!.df--;
-    this.counts[slot] = undefined;
+    if (slot >= this.baseSlots) this.counts[slot - this.baseSlots] = undefined;
     this.docIds[slot] = -1;
     this.totalLength -= this.lengths[slot]!;
     this.live--;
@@ -212,12 +217,12 @@ export class Bm25Index {
     const lengths = new Float64Array(this.live);
     const offsets = new Int32Array(this.live + 1);
     let total = 0;
-    for (let s = 0; s < this.slots; s++) total += this.counts[s]?.length ?? 0;
+    for (let s = 0; s < this.slots; s++) total += this.countsOf(s)?.length ?? 0;
     const counts = new Int32Array(total);
     let i = 0;
     let at = 0;
     for (let s = 0; s < this.slots; s++) {
-      const c = this.counts[s];
+      const c = this.countsOf(s);
       if (!c) continue;
       ids[i] = this.docIds[s]!;
       lengths[i] = this.lengths[s]!;
@@ -231,21 +236,66 @@ export class Bm25Index {
     return { terms, ids, lengths, offsets, counts };
   }
 
-  /** An index with exactly the docs of `state` (postings are rebuilt from the counts; nothing is re-analyzed). */
+  /**
+   * An index with exactly the docs of `state`. Nothing is re-analyzed and nothing is copied per doc: each doc's
+   * term counts stay a view into `state.counts`, and the postings are sized from one counting pass and filled in
+   * a second, each term's postings a view into one shared block (a term that grows later moves to its own).
+   */
   static fromState(state: Bm25State): Bm25Index {
     const { terms, ids, lengths, offsets, counts } = state;
-    if (offsets.length !== ids.length + 1 || lengths.length !== ids.length || offsets[ids.length] !== counts.length) {
+    const n = ids.length;
+    if (offsets.length !== n + 1 || lengths.length !== n || offsets[n] !== counts.length || offsets[0] !== 0) {
       throw new EngramError('ADAPTER', 'bm25 state: array lengths disagree');
     }
     const index = new Bm25Index();
     terms.forEach((t) => index.termId(t));
-    index.grow(Math.max(64, ids.length));
-    for (let i = 0; i < ids.length; i++) {
-      const c = counts.slice(offsets[i]!, offsets[i + 1]!);
-      for (let j = 0; j < c.length; j += 2) if (c[j]! < 0 || c[j]! >= terms.length) throw new EngramError('ADAPTER', 'bm25 state: unknown term id');
-      index.place(ids[i]!, lengths[i]!, c);
+    const nTerms = terms.length;
+    // Pass 1: postings per term. Pass 2: fill one block through per-term cursors, doc by doc (slots ascending).
+    const start = new Int32Array(nTerms + 1);
+    for (let j = 0; j < counts.length; j += 2) {
+      const t = counts[j]!;
+      if (t < 0 || t >= nTerms) throw new EngramError('ADAPTER', 'bm25 state: unknown term id');
+      start[t + 1]!++;
     }
+    for (let t = 0; t < nTerms; t++) start[t + 1]! += start[t]!;
+    const cursor = start.slice(0, nTerms);
+    const slots = new Int32Array(counts.length / 2);
+    const tfs = new Uint16Array(counts.length / 2);
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const end = offsets[i + 1]!;
+      for (let j = offsets[i]!; j < end; j += 2) {
+        const at = cursor[counts[j]!]!++;
+        slots[at] = i;
+        tfs[at] = Math.min(counts[j + 1]!, 0xffff);
+      }
+      total += lengths[i]!;
+    }
+    for (let t = 0; t < nTerms; t++) {
+      const p = index.postings[t]!;
+      p.slots = slots.subarray(start[t]!, start[t + 1]!);
+      p.tfs = tfs.subarray(start[t]!, start[t + 1]!);
+      p.length = p.df = start[t + 1]! - start[t]!;
+    }
+    index.grow(Math.max(64, n));
+    index.docIds.set(ids);
+    index.lengths.set(lengths);
+    for (let i = 0; i < n; i++) {
+      if (index.slotOf.has(ids[i]!)) throw new EngramError('ADAPTER', 'bm25 state: an id appears twice');
+      index.slotOf.set(ids[i]!, i);
+    }
+    index.baseSlots = index.slots = index.live = n;
+    index.baseCounts = counts;
+    index.baseOffsets = offsets;
+    index.totalLength = total;
     return index;
+  }
+
+  /** A live slot's term counts (undefined for a removed one). */
+  private countsOf(slot: number): TermCounts | undefined {
+    if (slot >= this.baseSlots) return this.counts[slot - this.baseSlots];
+    if (this.docIds[slot]! < 0) return undefined;
+    return this.baseCounts.subarray(this.baseOffsets[slot]!, this.baseOffsets[slot + 1]!);
   }
 
   private termId(term: string): number {
@@ -264,7 +314,7 @@ export class Bm25Index {
     this.slotOf.set(id, slot);
     this.docIds[slot] = id;
     this.lengths[slot] = length;
-    this.counts[slot] = counts;
+    this.counts[slot - this.baseSlots] = counts;
     this.totalLength += length;
     this.live++;
     for (let i = 0; i < counts.length; i += 2) {
@@ -290,12 +340,15 @@ export class Bm25Index {
   private compact(): void {
     const live: [id: number, length: number, counts: TermCounts][] = [];
     for (let s = 0; s < this.slots; s++) {
-      const counts = this.counts[s];
+      const counts = this.countsOf(s);
       if (counts) live.push([this.docIds[s]!, this.lengths[s]!, counts]);
     }
     this.postings = this.postings.map(() => new Postings());
     this.slotOf.clear();
     this.counts = [];
+    this.baseSlots = 0;
+    this.baseCounts = new Int32Array(0);
+    this.baseOffsets = new Int32Array(1);
     this.slots = 0;
     this.live = 0;
     this.totalLength = 0;

@@ -2,11 +2,11 @@ import { EngramError } from '../../core/errors.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import { FlatVectorIndex } from './flat.js';
 import { resolveVectorIndexOptions, type VectorIndexOptions } from './options.js';
-import { UsearchVectorIndex, type UsearchIndexStats, type VectorIndexState } from './usearch-index.js';
+import { UsearchVectorIndex, type UsearchIndexStats, type VectorIndexFiles, type VectorIndexState } from './usearch-index.js';
 import { loadUsearch, usearchLoadError, type UsearchModule } from './usearch-module.js';
 
 export { FlatVectorIndex, TopK } from './flat.js';
-export { UsearchVectorIndex, type UsearchIndexStats, type VectorIndexState } from './usearch-index.js';
+export { UsearchVectorIndex, type UsearchIndexStats, type VectorIndexFiles, type VectorIndexState } from './usearch-index.js';
 export type { VectorIndexOptions } from './options.js';
 
 export type VectorBackend = 'usearch' | 'flat';
@@ -63,19 +63,28 @@ export function describeVectorIndex(index: VectorIndex): VectorIndexInfo {
 }
 
 /**
- * What a saved index holds (see adapters/storage/sql/index-file.ts): the vectors, and the HNSW graph written to
- * `graphPath` when there is one. Undefined for an index of another kind (it is then rebuilt from the rows).
+ * What a saved index holds (see adapters/storage/sql/index-snapshot.ts): the vectors, with the f32 rows of a
+ * large index streamed to `files.rows` and the HNSW graph written to `files.graph` when there is one.
+ * Undefined for an index of another kind (it is then rebuilt from the rows).
  */
-export function exportVectorState(index: VectorIndex, graphPath: string): VectorIndexState | undefined {
-  if (index instanceof UsearchVectorIndex) return index.exportState(graphPath);
+export function exportVectorState(index: VectorIndex, files: Pick<VectorIndexFiles, 'rows' | 'graph'>): VectorIndexState | undefined {
+  if (index instanceof UsearchVectorIndex) return index.exportState(files);
   if (index instanceof FlatVectorIndex) return index.exportState();
   return undefined;
 }
 
-/** Fills an empty index from `exportVectorState` output; false when this kind of index cannot take it. */
-export function restoreVectorState(index: VectorIndex, state: VectorIndexState, graphPath: string): boolean {
-  if (index instanceof UsearchVectorIndex) index.restoreState(state, graphPath);
-  else if (index instanceof FlatVectorIndex) index.restoreState(state);
+/**
+ * Fills an empty index from `exportVectorState` output (see UsearchVectorIndex.restoreState for `verified`);
+ * false when this kind of index cannot take it.
+ */
+export function restoreVectorState(index: VectorIndex, state: VectorIndexState, files: VectorIndexFiles, verified?: Promise<boolean>): boolean {
+  if (index instanceof UsearchVectorIndex) index.restoreState(state, files, verified);
+  else if (index instanceof FlatVectorIndex && state.rows) index.restoreState({ ids: state.ids, rows: state.rows });
   else return false;
   return true;
+}
+
+/** False while an index restored from files is still checking them (a save now would miss their graph). */
+export function vectorIndexSavable(index: VectorIndex): boolean {
+  return !(index instanceof UsearchVectorIndex) || index.savable;
 }

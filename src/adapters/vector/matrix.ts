@@ -113,6 +113,46 @@ export class VectorMatrix {
     return out;
   }
 
+  /** Streams every live f32 row (slot order) to the open file `fd`; returns their CRC-32. Compact only. */
+  copyFullRowsTo(fd: number): number {
+    if (!this.file) throw new EngramError('ADAPTER', 'copyFullRowsTo needs a compact matrix');
+    return this.file.copyTo(fd, this.count);
+  }
+
+  /**
+   * Fills an empty matrix as compact from saved parts: i8 rows with their scales and tail norms (adopted, not
+   * copied; `rows` must start its buffer, native scans read from there) and `file` holding the f32 rows in the
+   * same slots.
+   */
+  adoptCompact(ids: Float64Array, rows: Int8Array, scales: Float32Array, tails: Float64Array, file: RowFile): void {
+    if (this.count !== 0 || this.file) throw new EngramError('ADAPTER', 'adopt needs an empty matrix');
+    const n = ids.length;
+    if (rows.length !== n * this.dimension || scales.length !== n || tails.length !== n * 2) {
+      throw new EngramError('ADAPTER', 'vector state: rows do not match ids');
+    }
+    if (rows.byteOffset !== 0) throw new EngramError('ADAPTER', 'vector state: i8 rows must start their buffer');
+    this.data = rows;
+    this.scales = scales;
+    this.tails = tails;
+    this.ids = Float64Array.from(ids);
+    for (let slot = 0; slot < n; slot++) {
+      if (this.slotOf.has(ids[slot]!)) throw new EngramError('ADAPTER', 'vector state: an id appears twice');
+      this.slotOf.set(ids[slot]!, slot);
+    }
+    this.count = n;
+    this.file = file;
+  }
+
+  /** The i8 rows, scales and tail norms of the live slots (views; a compact matrix only). */
+  compactParts(): { rows: Int8Array; scales: Float32Array; tails: Float64Array } {
+    if (!this.file) throw new EngramError('ADAPTER', 'compactParts needs a compact matrix');
+    return {
+      rows: (this.data as Int8Array).subarray(0, this.count * this.dimension),
+      scales: this.scales!.subarray(0, this.count),
+      tails: this.tails.subarray(0, this.count * 2),
+    };
+  }
+
   /** Closes the row file (a compact matrix is unusable afterwards). */
   close(): void {
     this.file?.close();

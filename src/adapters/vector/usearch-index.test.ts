@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VectorIndex } from '../../ports/vector-index.js';
@@ -171,11 +172,11 @@ describe.runIf(usearch)('UsearchVectorIndex: saved state', () => {
         all.delete(i);
       }
       expect(a.stats()).toMatchObject({ mode: 'hnsw', pending: 0 });
-      const path = join(dir, 'graph');
-      const state = a.exportState(path);
+      const files = { graph: join(dir, 'graph'), rows: join(dir, 'rows') };
+      const state = a.exportState(files);
       expect(state.graph).toBeDefined();
       const b = make(dim, { annThreshold: 500, indexing: 'inline' });
-      b.restoreState(state, path);
+      b.restoreState(state, files);
       expect(b.stats()).toEqual(a.stats());
       const rand = seededRandom(5);
       for (let q = 0; q < 20; q++) {
@@ -276,10 +277,127 @@ describe.runIf(usearch)('UsearchVectorIndex: f32 on disk', () => {
       hits.forEach((h) => expect(h.score).toBeCloseTo(dot(all.get(h.id)!, query), 6));
       expect(recall(index.search(query, 10), exact)).toBeGreaterThanOrEqual(0.9);
     }
-    const state = index.exportState(join(tmpdir(), `engram-f32-test-${process.pid}`));
+    const rowsPath = join(tmpdir(), `engram-f32-test-${process.pid}`);
+    const state = index.exportState({ graph: `${rowsPath}.graph`, rows: rowsPath });
+    const rows = new Float32Array(Uint8Array.from(readFileSync(rowsPath)).buffer);
+    rmSync(rowsPath, { force: true });
+    rmSync(`${rowsPath}.graph`, { force: true });
+    expect(rows.length).toBe(state.ids.length * dim);
     for (const [slot, id] of state.ids.entries()) {
-      expect(Array.from(state.rows.subarray(slot * dim, (slot + 1) * dim))).toEqual(Array.from(all.get(id)!));
+      expect(Array.from(rows.subarray(slot * dim, (slot + 1) * dim))).toEqual(Array.from(all.get(id)!));
     }
     index.close();
+  });
+});
+
+describe.runIf(usearch)('UsearchVectorIndex: a viewed graph with a delta', () => {
+  const dim = 32;
+
+  /** An index of 3000 vectors saved with its graph, and a second one restored from those files (viewed). */
+  function savedAndRestored(dir: string) {
+    const data = new ClusteredVectors(dim, 6000, { seed: 21 });
+    const opts = { annThreshold: 500, indexing: 'inline' } as const;
+    const a = make(dim, opts);
+    const all = new Map<number, Float32Array>();
+    for (let i = 0; i < 3000; i++) {
+      const v = data.next();
+      all.set(i, v);
+      a.add(i, v);
+    }
+    const files = { graph: join(dir, 'graph'), rows: join(dir, 'rows') };
+    const state = a.exportState(files);
+    const b = make(dim, opts);
+    b.restoreState(state, files);
+    return { a, b, all, data, files, opts };
+  }
+
+  it('writes after the restore go to the delta and removed-id set; searches merge both graphs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-view-'));
+    try {
+      const { a, b, all, data, files } = savedAndRestored(dir);
+      const graphBytes = readFileSync(files.graph);
+      // New vectors, replaced ones and removed ones, applied to both the mutable original and the viewed copy.
+      const apply = (fn: (ix: UsearchVectorIndex) => void) => {
+        fn(a);
+        fn(b);
+      };
+      for (let i = 3000; i < 4500; i++) {
+        const v = data.next();
+        all.set(i, v);
+        apply((ix) => ix.add(i, v));
+      }
+      for (let i = 0; i < 3000; i += 5) {
+        all.delete(i);
+        apply((ix) => ix.remove(i));
+      }
+      for (let i = 1; i < 600; i += 5) {
+        const v = data.next();
+        all.set(i, v);
+        apply((ix) => ix.add(i, v));
+      }
+      expect(readFileSync(files.graph).equals(graphBytes)).toBe(true); // the viewed base is never written
+      expect(b.stats()).toMatchObject({ mode: 'hnsw', size: all.size, pending: 0 });
+      const rand = seededRandom(4);
+      let recallSum = 0;
+      for (let q = 0; q < 40; q++) {
+        const query = q % 2 ? data.next() : all.get([...all.keys()][Math.floor(rand() * all.size)]!)!;
+        const hits = b.search(query, 10);
+        expect(hits.every((h) => all.has(h.id))).toBe(true); // no removed id comes back from the base
+        recallSum += recall(hits, bruteForce(all, query, 10));
+      }
+      expect(recallSum / 40).toBeGreaterThanOrEqual(0.9);
+      // A vector added after the restore (delta) and a replaced one are found as their own nearest.
+      expect(b.search(all.get(4000)!, 1)[0]!.id).toBe(4000);
+      expect(b.search(all.get(6)!, 1)[0]!.id).toBe(6);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('saves as base + delta + removed ids, and restores to the same answers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-view-'));
+    try {
+      const { b, all, data, files, opts } = savedAndRestored(dir);
+      for (let i = 3000; i < 3300; i++) {
+        const v = data.next();
+        all.set(i, v);
+        b.add(i, v);
+      }
+      for (let i = 0; i < 300; i += 3) {
+        all.delete(i);
+        b.remove(i);
+      }
+      const delta = { graph: join(dir, 'delta'), rows: join(dir, 'rows2') };
+      const state = b.exportState(delta);
+      expect(state.graph?.layered).toMatchObject({ base: files.graph, delta: delta.graph });
+      expect(state.graph?.layered?.removed.length).toBe(100);
+      const c = make(dim, opts);
+      c.restoreState(state, { graph: files.graph, delta: delta.graph, rows: delta.rows });
+      expect(c.stats()).toEqual(b.stats());
+      for (let q = 0; q < 20; q++) {
+        const query = data.next();
+        expect(c.search(query, 10)).toEqual(b.search(query, 10));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a saved graph of other parameters is viewed as saved (usearch reads its own header)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-view-'));
+    try {
+      const { a, files } = savedAndRestored(dir);
+      const state = a.exportState(files);
+      const other = make(dim, { annThreshold: 500, indexing: 'inline', hnsw: { quantization: 'i8', connectivity: 8 } });
+      other.restoreState(state, files);
+      expect(other.stats()).toMatchObject({ mode: 'hnsw', size: 3000, pending: 0 });
+      expect(other.stats().graphError).toBeUndefined();
+      const q = new Float32Array(dim).fill(1 / Math.sqrt(dim));
+      expect(recall(other.search(q, 10), a.search(q, 10))).toBeGreaterThanOrEqual(0.9);
+      // (A file that is not a usearch graph must never reach `view`: usearch crashes the process on one, which
+      // is why side files are checked before the graph is attached.)
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,12 +2,15 @@ import { adapterError, EngramError } from '../../core/errors.js';
 import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/vector-index.js';
 import { runInSlices, type SlicedWork } from './background.js';
 import { resultCount } from './flat.js';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { HnswGraph } from './hnsw-graph.js';
+import type { SavedGraph, VectorIndexFiles, VectorIndexState } from './index-state.js';
+import { both, SearchRun, type Accept } from './search-run.js';
 import { quantizeRow, VectorMatrix } from './matrix.js';
 import type { ResolvedVectorIndexOptions } from './options.js';
 import { rescoreExact, rescoreWidth } from './rescore.js';
 import { RowFile } from './row-file.js';
-import { QueryScorer } from './scorer.js';
 import { planFilteredSearch, subsetBeatsSimd } from './search-plan.js';
 import { TopK } from './top-k.js';
 import type { UsearchMatches, UsearchModule } from './usearch-module.js';
@@ -32,17 +35,8 @@ export interface UsearchIndexStats {
   tombstones: number;
   /** Why the graph was abandoned, if building it failed. */
   graphError?: string;
-}
-
-type Accept = (id: number) => boolean;
-
-/** A vector index as saved beside the store (see adapters/storage/sql/index-file.ts). */
-export interface VectorIndexState {
-  ids: Float64Array;
-  /** Row-major f32 vectors, one per id. */
-  rows: Float32Array;
-  /** The HNSW graph, saved to a separate file: its counts and the ids not inserted yet. */
-  graph?: { live: number; removed: number; pending: Float64Array };
+  /** Restored from saved files whose check is still running (searches are exact on i8 rows meanwhile). */
+  verifying?: true;
 }
 
 /**
@@ -67,6 +61,10 @@ export class UsearchVectorIndex implements VectorIndex {
   private graphError: EngramError | null = null;
   private readonly builder: SlicedWork = { runSlice: () => this.runSlice() };
   private readonly pendingLimit: number;
+  /** Restored from files still being checked: ids written meanwhile (the graph is attached once they pass). */
+  private awaiting: { changed: Set<number> } | null = null;
+  /** False while the f32 row file is unchecked: searches then rank by the i8 rows alone. */
+  private rowsTrusted = true;
 
   constructor(
     readonly dimension: number,
@@ -94,6 +92,7 @@ export class UsearchVectorIndex implements VectorIndex {
       pending: this.graph ? this.pending.size : 0,
       tombstones: this.graph?.tombstones ?? 0,
       ...(this.graphError ? { graphError: this.graphError.message } : {}),
+      ...(this.awaiting ? { verifying: true as const } : {}),
     };
   }
 
@@ -103,7 +102,9 @@ export class UsearchVectorIndex implements VectorIndex {
 
   add(id: number, vector: Float32Array): void {
     const existed = this.matrix.set(id, vector);
-    if (this.graph) {
+    if (this.awaiting) {
+      this.awaiting.changed.add(id);
+    } else if (this.graph) {
       if (existed && !this.pending.has(id)) this.graph.remove(id);
       this.pending.add(id);
       this.afterPendingGrew();
@@ -113,7 +114,9 @@ export class UsearchVectorIndex implements VectorIndex {
   }
 
   remove(id: number): void {
-    if (!this.matrix.delete(id) || !this.graph) return;
+    if (!this.matrix.delete(id)) return;
+    if (this.awaiting) this.awaiting.changed.add(id);
+    if (!this.graph) return;
     if (!this.pending.delete(id)) this.graph.remove(id);
     if (this.matrix.size < this.opts.annThreshold / 2) this.dropGraph();
     else if (this.graph.tombstones > Math.max(1024, this.graph.size / 2)) this.startGraph();
@@ -121,33 +124,107 @@ export class UsearchVectorIndex implements VectorIndex {
 
   clear(): void {
     this.dropGraph();
+    this.awaiting = null;
     this.matrix.clear();
   }
 
+  /** False while restored files are being checked (`exportState` would miss their graph). */
+  get savable(): boolean {
+    return this.awaiting === null;
+  }
+
   /**
-   * The vectors (ids and f32 rows, copied) and, when a graph exists, the graph written to `graphPath` with
-   * the ids not yet in it. `restoreState` on a fresh index gives back this index.
+   * The vectors and, when a graph exists, the graph written to `files.graph` (a viewed graph writes only its
+   * delta there and names its base) with the ids not yet in it. In memory the ids and f32 rows (copied); once
+   * compact the ids, i8 rows, scales and tails (views, to be written before the index changes) with the f32 rows
+   * streamed to `files.rows`. `restoreState` on a fresh index gives back this index.
    */
-  exportState(graphPath: string): VectorIndexState {
-    const state: VectorIndexState = { ids: this.matrix.ids.slice(0, this.matrix.size), rows: this.matrix.allFullRows() };
-    if (this.graph) state.graph = { ...this.graph.save(graphPath), pending: Float64Array.from(this.pending) };
+  exportState(files: Pick<VectorIndexFiles, 'rows' | 'graph'>): VectorIndexState {
+    if (this.awaiting) throw new EngramError('ADAPTER', 'exportState: the index is still checking its saved files');
+    const state: VectorIndexState = { ids: this.matrix.ids.slice(0, this.matrix.size) };
+    if (this.matrix.compact) {
+      const fd = openSync(files.rows, 'w', 0o600);
+      try {
+        const rowsCrc = this.matrix.copyFullRowsTo(fd);
+        fsyncSync(fd);
+        state.compact = { ...this.matrix.compactParts(), rowsCrc };
+      } finally {
+        closeSync(fd);
+      }
+    } else {
+      state.rows = this.matrix.allFullRows();
+    }
+    if (this.graph) state.graph = { ...this.graph.save(files.graph), pending: Float64Array.from(this.pending) };
     return state;
   }
 
-  /** Fills an empty index from `exportState` output; the graph is read from `graphPath` instead of being rebuilt. */
-  restoreState(state: VectorIndexState, graphPath: string): void {
+  /**
+   * Fills an empty index from `exportState` output. The f32 rows of a compact index are read in place from
+   * `files.rows` (never copied; later writes go to a scratch file beside it), and the graph is viewed from
+   * `files.graph` (with its delta from `files.delta`) instead of being rebuilt.
+   *
+   * With `verified` (a check of those files still running), searches meanwhile are exact over the i8 rows
+   * and rank by them alone; the graph is attached and the f32 rows trusted once it resolves true. When it
+   * resolves false the index stays that way (the caller drops it and rebuilds from the rows).
+   */
+  restoreState(state: VectorIndexState, files: VectorIndexFiles, verified?: Promise<boolean>): void {
     if (this.matrix.size > 0) throw new EngramError('ADAPTER', 'restoreState needs an empty index');
-    const d = this.dimension;
-    this.compactIfLarge(state.ids.length);
-    this.matrix.adopt(state.ids, state.rows);
-    if (state.graph && !this.graphError) {
-      this.graph = HnswGraph.restore(this.usearch, d, this.opts.hnsw, graphPath, state.graph);
-      this.pending = new Set([...state.graph.pending].filter((id) => this.matrix.has(id)));
-      this.pendingCursor = null;
-      if (this.pending.size > 0) this.afterPendingGrew();
-    } else if (this.matrix.size >= this.opts.annThreshold && !this.graphError) {
-      this.startGraph();
+    if (state.compact) {
+      const n = state.ids.length;
+      const file = new RowFile(this.dimension, this.opts.rowDir ?? dirname(files.rows), { path: files.rows, rows: n });
+      this.matrix.adoptCompact(state.ids, state.compact.rows, state.compact.scales, state.compact.tails, file);
+    } else if (state.rows) {
+      this.compactIfLarge(state.ids.length);
+      this.matrix.adopt(state.ids, state.rows);
+    } else {
+      throw new EngramError('ADAPTER', 'vector state: no rows');
     }
+    const saved: SavedGraph | null = state.graph
+      ? {
+          files: { base: files.graph, delta: files.delta, removed: state.graph.layered?.removed },
+          counts: { live: state.graph.live, baseRemoved: state.graph.baseRemoved, deltaRemoved: state.graph.deltaRemoved },
+          pending: state.graph.pending,
+        }
+      : null;
+    if (!verified) {
+      this.attachSaved(saved);
+      return;
+    }
+    this.awaiting = { changed: new Set() };
+    this.rowsTrusted = !state.compact;
+    const token = this.awaiting;
+    void verified.then(
+      (ok) => {
+        if (ok && this.awaiting === token) this.attachSaved(saved);
+      },
+      () => undefined,
+    );
+  }
+
+  /** Attaches a restored graph (or starts one) once its files are trusted; replays writes made meanwhile. */
+  private attachSaved(saved: SavedGraph | null): void {
+    const changed = this.awaiting?.changed ?? new Set<number>();
+    this.awaiting = null;
+    this.rowsTrusted = true;
+    if (this.graphError) return;
+    if (!saved) {
+      if (this.matrix.size >= this.opts.annThreshold) this.startGraph();
+      return;
+    }
+    try {
+      this.graph = HnswGraph.restore(this.usearch, this.dimension, this.opts.hnsw, saved.files, saved.counts);
+    } catch {
+      // Checked bytes that usearch will not open (graph parameters changed since the save): build a new graph.
+      if (this.matrix.size >= this.opts.annThreshold) this.startGraph();
+      return;
+    }
+    this.pending = new Set([...saved.pending].filter((id) => this.matrix.has(id)));
+    for (const id of changed) {
+      if (!this.pending.has(id)) this.graph.remove(id);
+      if (this.matrix.has(id)) this.pending.add(id);
+    }
+    this.pendingCursor = null;
+    if (this.pending.size > 0) this.afterPendingGrew();
   }
 
   /** Inserts every pending vector into the graph now (blocking). Tests and benchmarks use it. */
@@ -164,6 +241,7 @@ export class UsearchVectorIndex implements VectorIndex {
     const { allowed, accept } = opts;
     const hits = !allowed && !accept ? this.unfiltered(search) : this.filtered(search, allowed, accept);
     if (!compact) return hits;
+    if (!this.rowsTrusted) return hits.slice(0, want);
     const ids = hits.map((h) => h.id);
     const rows = this.matrix.fullRows(ids.map((id) => this.matrix.slot(id)!));
     return rescoreExact(ids, rows, query, want);
@@ -356,38 +434,4 @@ export class UsearchVectorIndex implements VectorIndex {
   }
 }
 
-function both(a: Accept | undefined, b: Accept | undefined): Accept | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return (id) => a(id) && b(id);
-}
-
-/** Per-search state: the query, its scorer, and rescoring of candidate ids. */
-class SearchRun {
-  readonly scorer: QueryScorer;
-
-  constructor(
-    private readonly matrix: VectorMatrix,
-    readonly query: Float32Array,
-    readonly want: number,
-  ) {
-    this.scorer = new QueryScorer(matrix, query);
-  }
-
-  /**
-   * Scores candidate ids from the matrix (exact f32, or the i8 estimate once compact: `search` then rescores the
-   * survivors in f32) and pushes those that are present and pass the filters.
-   */
-  pushAll(ids: readonly number[], top: TopK, admit?: Accept, accept?: Accept): void {
-    const m = this.matrix;
-    for (const id of ids) {
-      if (admit && !admit(id)) continue;
-      const slot = m.slot(id);
-      if (slot === undefined) continue;
-      const score = this.scorer.score(slot);
-      if (score <= top.floor()) continue;
-      if (accept && !accept(id)) continue;
-      top.push(id, score);
-    }
-  }
-}
+export type { VectorIndexFiles, VectorIndexState } from './index-state.js';

@@ -30,6 +30,8 @@ export interface UsearchIndex {
   size(): number;
   save(path: string): void;
   load(path: string): void;
+  /** Memory-maps a saved index (read-only: add and remove fail on it). */
+  view(path: string): void;
 }
 
 export interface UsearchModule {

@@ -7,7 +7,7 @@ import type { MemoryEvent } from '../../core/types.js';
 import type { Storage } from '../../ports/storage.js';
 import { makeEvent } from '../../testing/storage-factories.js';
 import { llmExtractor, ruleExtractor } from './extract-llm.js';
-import { firstNameAlias, GraphLearner } from './learn.js';
+import { firstNameAlias, GraphLearner, groupAlias } from './learn.js';
 
 let server: Loopback | undefined;
 let storage: Storage | undefined;
@@ -48,6 +48,22 @@ describe('GraphLearner with the rules', () => {
     expect(sam?.name).toBe('Sam Ortiz');
     const edges = await s.queryRelations({ tenant: 'tenant-a', entityIds: [sam!.id] });
     expect(edges.map((r) => r.type).sort()).toEqual(['lives_in', 'manages']);
+  });
+
+  it('a team named in full and later by its plural last word is one entity; not a person, a place or a singular word', async () => {
+    expect(groupAlias('Riverside Otters', 'organization')).toEqual(['Otters']);
+    expect(groupAlias('North Shore Pelicans', 'thing')).toEqual(['Pelicans']);
+    expect(groupAlias('Apex Steel', 'organization')).toEqual([]);
+    expect(groupAlias('Swedish Medical Center', 'organization')).toEqual([]);
+    expect(groupAlias('Jane Adams', 'person')).toEqual([]);
+    expect(groupAlias('Glen Ross', 'organization')).toEqual([]);
+    const s = await store();
+    const learner = new GraphLearner(s, clock, ruleExtractor(), 'extraction');
+    await learner.learn('tenant-a', await appended(s, [[undefined, 'Eva coaches the Riverside Otters.'], [undefined, 'Copper Mill sponsors the Otters.']]));
+    const [otters] = await s.findEntities({ tenant: 'tenant-a', names: ['Otters'] });
+    expect(otters?.name).toBe('Riverside Otters');
+    const edges = await s.queryRelations({ tenant: 'tenant-a', entityIds: [otters!.id] });
+    expect(edges.map((r) => r.type).sort()).toEqual(['coaches', 'sponsors']);
   });
 
   it('stores entities once per name and directed relations citing their events; a move closes the old home', async () => {

@@ -36,6 +36,18 @@ export function firstNameAlias(name: string, entityType: string): string[] {
   return [first];
 }
 
+/**
+ * A team or organisation named in full and later by its last, plural word ("the Harbor Hawks" … "the Hawks"): that word
+ * is an alias (the tagger often calls a team a place). Not for people, and not a short or singular last word ("Apex Steel", "Swedish Medical Center").
+ */
+export function groupAlias(name: string, entityType: string): string[] {
+  if (entityType === 'person') return [];
+  const words = name.trim().split(/\s+/);
+  const last = words[words.length - 1] ?? '';
+  if (words.length < 2 || words.length > 4 || last.length < 4 || !/^\p{Lu}\p{Ll}+[^s]s$/u.test(last) || /(?:ss|us|is)$/.test(last)) return [];
+  return [last];
+}
+
 const scopeKey = (e: MemoryEvent) => `${e.userId ?? ''}\u0001${e.agentId ?? ''}`;
 const streamKey = (e: MemoryEvent) => `${e.sessionId ?? ''}\u0001${e.userId ?? ''}`;
 
@@ -75,7 +87,7 @@ export class GraphLearner {
           agentId: event.agentId,
           name: ent.name,
           entityType: ent.entityType,
-          aliases: firstNameAlias(ent.name, ent.entityType),
+          aliases: [...firstNameAlias(ent.name, ent.entityType), ...groupAlias(ent.name, ent.entityType)],
           observations: [],
           provenance: { origin, eventIds: [event.id], factIds: [] },
           createdAt: now,

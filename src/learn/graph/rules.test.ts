@@ -54,7 +54,7 @@ describe('rule extraction', () => {
   });
 
   it('resolves "I" and "my" to the speaker and "my wife Maria" to Maria', () => {
-    expect(edges('My wife Maria and I moved to Portland in May.', 'John').sort()).toEqual(['John lives_in Portland', 'John married_to Maria']);
+    expect(edges('My wife Maria and I moved to Portland in May.', 'John').sort()).toEqual(['John lives_in Portland', 'John married_to Maria', 'Maria lives_in Portland']);
     expect(edges('I really like pottery.', 'Melanie')).toEqual(['Melanie likes pottery']);
     // Without a speaker, first person stays unresolved.
     expect(edges('I really like pottery.')).toEqual([]);

@@ -11,6 +11,9 @@
  */
 import nlp from 'compromise';
 import { nameKey } from '../../core/graph.js';
+import { CONTRACTION, FIRST_PERSON, GROUP_NOUN, LEADING, NAME, NOT_NAMES, OBJECT_PRONOUNS, PRONOUN, STOP, THIRD_PERSON, cleanName, cleanThing, isCapitalized } from './lexicon.js';
+import { APPOSITIVE, APPOSITIVE_ROLE, FAMILY, IS_ROLE, LOCATED, PAIR_STATE, PAIR_TYPES, ROLE_AT, ROLE_IS, ROLE_NAMED } from './phrasings-roles.js';
+import { IS_ON, PATTERNS } from './phrasings-verbs.js';
 
 export interface TurnInput {
   text: string;
@@ -43,7 +46,7 @@ export interface Extraction {
 }
 
 /** Types whose edge reads the same both ways. */
-export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating']);
+export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating', 'relative_of']);
 /** Types where a new edge from the same source closes the old one. */
 export const EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['works_at', 'lives_in', 'married_to', 'dating', 'runs_on']);
 /** Types where a new edge into the same target closes the old one (a person has one manager at a time). */
@@ -51,170 +54,6 @@ export const TARGET_EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['manages']);
 
 /** How a relation of this type is written (see `RelationWrite.exclusive`). */
 export const exclusivity = (type: string): boolean | 'target' => (EXCLUSIVE_TYPES.has(type) ? true : TARGET_EXCLUSIVE_TYPES.has(type) ? 'target' : false);
-
-const NAME = String.raw`(?:\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:of\s+|de\s+|van\s+|von\s+|&\s+)?\p{Lu}[\p{L}\p{M}'’.-]*){0,3})`;
-const PRONOUN = String.raw`(?:I|we|he|she|they|He|She|They|We)`;
-const DETERMINED = String.raw`(?:[Tt]he|[Oo]ur|[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Tt]his|[Tt]hat)\s+[a-z][\p{L}\p{N}-]*`;
-/** A word start (`\b` is ASCII-only: it fails before "Élodie"). */
-const START = String.raw`(?<![\p{L}\p{N}_])`;
-const SUBJECT = String.raw`(${NAME}|${PRONOUN}|${DETERMINED})`;
-/** A lower-case object: one to four words, cut at the first stop word below. */
-const THING = String.raw`((?:[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*)(?:\s+[\p{L}\p{N}][\p{L}\p{N}'’+#.-]*){0,4})`;
-const OBJECT = String.raw`(?:(?:the|a|an|my|his|her|their|our)\s+)?(${NAME}|${THING})`;
-/** Up to two adverbs, modals or aspect verbs between subject and verb ("will now report to", "keep managing"). */
-const ADV = String.raw`(?:(?:really|also|still|now|just|currently|actually|absolutely|totally|recently|finally|always|officially|directly|will|would|to|keep|keeps|kept|continue|continues)\s+){0,2}`;
-
-const STOP = new Set(
-  (
-    'and or but because since when while with without in at on for to from by of as so that which who whom where ' +
-    'yesterday today tomorrow last next this these those every very too lately recently again now then there here ' +
-    'is was are were be been being has have had do does did will would can could should may might must ' +
-    'i you he she it we they me him her us them my your his its our their a an the some any all much many more most named called over than instead rather about like into after before during'
-  ).split(' '),
-);
-
-const FAMILY: Record<string, { type: string; reverse: boolean }> = {
-  wife: { type: 'married_to', reverse: false },
-  husband: { type: 'married_to', reverse: false },
-  spouse: { type: 'married_to', reverse: false },
-  partner: { type: 'dating', reverse: false },
-  girlfriend: { type: 'dating', reverse: false },
-  boyfriend: { type: 'dating', reverse: false },
-  boss: { type: 'manages', reverse: true },
-  manager: { type: 'manages', reverse: true },
-  supervisor: { type: 'manages', reverse: true },
-  friend: { type: 'friend_of', reverse: false },
-  colleague: { type: 'colleague_of', reverse: false },
-  coworker: { type: 'colleague_of', reverse: false },
-  sister: { type: 'sibling_of', reverse: false },
-  brother: { type: 'sibling_of', reverse: false },
-  mother: { type: 'parent_of', reverse: true },
-  mom: { type: 'parent_of', reverse: true },
-  father: { type: 'parent_of', reverse: true },
-  dad: { type: 'parent_of', reverse: true },
-  son: { type: 'parent_of', reverse: false },
-  daughter: { type: 'parent_of', reverse: false },
-  kid: { type: 'parent_of', reverse: false },
-  child: { type: 'parent_of', reverse: false },
-  report: { type: 'manages', reverse: false },
-};
-const ROLE = Object.keys(FAMILY).join('|');
-
-interface Pattern {
-  re: RegExp;
-  /** The verb phrase coordinated after another clause, its subject left out ("… and reports to Rita"). */
-  coordinated: RegExp;
-  /** The verb alone: a cheap test before the full pattern runs. */
-  verb: RegExp;
-  type: string;
-  /** The canonical edge runs object → subject ("Bob reports to Alice": Alice manages Bob). */
-  reverse?: boolean;
-  /** What the object is when the tagger does not know it. */
-  objectType: string;
-  subjectType: string;
-}
-
-/** A group named after its name ("the Catalog team owns …"): the name is the subject. */
-const GROUP_NOUN = String.raw`(?:\s+(?:team|group|squad|lab|department|family))?`;
-
-const p = (verbs: string, type: string, objectType: string, reverse = false, subjectType = 'person'): Pattern => ({
-  // "Élodie, who runs …": the relative clause's verb is the name's.
-  re: new RegExp(String.raw`${START}${SUBJECT}${GROUP_NOUN}(?:,\s+who)?\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
-  coordinated: new RegExp(String.raw`\b(?:and|but|then)\s+${ADV}(?:${verbs})\s+${OBJECT}`, 'gu'),
-  verb: new RegExp(String.raw`\b(?:${verbs})\s`, 'u'),
-  type,
-  objectType,
-  reverse,
-  subjectType,
-});
-
-const PATTERNS: Pattern[] = [
-  p(
-    String.raw`works?\s+(?:remotely\s+)?(?:at|for)|worked\s+(?:remotely\s+)?(?:at|for)|(?:(?:am|is|are)\s+)?working\s+(?:remotely\s+)?(?:at|for)|is\s+employed\s+(?:at|by)|got\s+a\s+job\s+at|joined|started\s+working\s+at|(?:is|was)\s+hired\s+by|runs\s+(?:the\s+)?(?:[a-z-]+\s+){1,2}at|accepted\s+an?\s+(?:[a-z-]+\s+){0,2}(?:position|job|role|offer)\s+at`,
-    'works_at',
-    'organization',
-  ),
-  p(String.raw`manages?|managed|managing|supervises?|supervising|leads?|is\s+the\s+(?:manager|boss)\s+of|(?:is|was)\s+in\s+charge\s+of`, 'manages', 'person'),
-  p(String.raw`reports?\s+to|reported\s+to|reporting\s+to|works?\s+under|(?:is|was|are|were|be)\s+(?:managed|supervised|led)\s+by`, 'manages', 'person', true),
-  p(String.raw`maintains?|maintained|(?:is|am|are)\s+maintaining`, 'maintains', 'thing'),
-  p(String.raw`(?:is|was|be)\s+maintained\s+by`, 'maintains', 'person', true, 'thing'),
-  p(String.raw`coach(?:es)?|coached|(?:is|am|are)\s+coaching`, 'coaches', 'organization'),
-  p(String.raw`(?:is|are|was|were|be)\s+coached\s+by`, 'coaches', 'person', true, 'organization'),
-  p(String.raw`sponsors|sponsored|(?:is|are)\s+sponsoring`, 'sponsors', 'organization', false, 'organization'),
-  p(String.raw`supplies|supplied|(?:is|are)\s+supplying`, 'supplies', 'organization', false, 'organization'),
-  p(String.raw`lives?\s+in|lived\s+in|moved\s+to|relocated\s+to|is\s+living\s+in|settled\s+in|(?:(?:am|is|are)\s+)?based\s+in`, 'lives_in', 'place'),
-  p(String.raw`(?:is|am|are|was|were)\s+from|grew\s+up\s+in|comes\s+from|was\s+born\s+in`, 'from', 'place'),
-  p(String.raw`(?:(?:is|am|was|got)\s+)?married\s+to|married|wed`, 'married_to', 'person'),
-  p(String.raw`runs\s+on|ran\s+on|(?:is|are|was)\s+running\s+on|(?:is|are|was)\s+hosted\s+on|(?:is|are)\s+migrating\s+(?:from\s+\S+\s+)?to|migrated\s+(?:from\s+\S+\s+)?to`, 'runs_on', 'thing', false, 'thing'),
-  p(String.raw`(?:is|am|was|are)\s+(?:dating|engaged\s+to)`, 'dating', 'person'),
-  p(String.raw`(?:is|am|are|was|were)\s+friends\s+with|befriended`, 'friend_of', 'person'),
-  p(String.raw`likes?|loves?|enjoys?|liked|loved|enjoyed|(?:am|is|are)\s+(?:a\s+)?(?:big\s+)?fans?\s+of|(?:am|is|are)\s+into|adores?`, 'likes', 'thing'),
-  p(String.raw`prefers?|preferred`, 'prefers', 'thing'),
-  p(String.raw`(?:hates?|dislikes?|hated|disliked|can't\s+stand)`, 'dislikes', 'thing'),
-  p(String.raw`owns?|owned|bought|adopted|(?:has|have)\s+(?:a|an|two|three)\s+(?=\w)`, 'owns', 'thing'),
-  p(String.raw`(?:is|are|was|were)\s+owned\s+by`, 'owns', 'person', true, 'thing'),
-  p(String.raw`uses|use|used|(?:is|am|are)\s+using|switched\s+to`, 'uses', 'thing'),
-  p(String.raw`depends?\s+on|relies\s+on|rely\s+on|requires?`, 'depends_on', 'thing', false, 'thing'),
-  p(String.raw`caused|causes|led\s+to|resulted\s+in|triggered|broke`, 'caused', 'thing', false, 'thing'),
-  p(String.raw`(?:was|were|is)\s+caused\s+by|(?:was|were)\s+triggered\s+by`, 'caused', 'thing', true, 'thing'),
-  p(String.raw`(?:study|studies|studied|(?:is|am|are)\s+studying|majored\s+in)`, 'studies', 'thing'),
-  p(String.raw`(?:play|plays|played)`, 'plays', 'thing'),
-  p(String.raw`(?:visited|traveled\s+to|travelled\s+to|went\s+to)`, 'visited', 'place'),
-  p(String.raw`(?:is|am|was)\s+(?:a|an)\s+member\s+of|belongs\s+to`, 'member_of', 'organization'),
-];
-
-/** "my wife Maria", "her boss, Carol" → the named person in that role to the possessor. */
-const POSSESSOR = String.raw`[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur`;
-const ROLE_NAMED = new RegExp(String.raw`${START}(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+|old\s+|former\s+)?(${ROLE})s?,?\s+(${NAME})`, 'gu');
-/** "Alice's manager is Carol", "my wife is Maria". */
-const ROLE_IS = new RegExp(String.raw`${START}(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\s+(?:is|was)\s+(${NAME})`, 'gu');
-/** "Carol is Alice's manager", "Maria is my wife". */
-const IS_ROLE = new RegExp(String.raw`${START}(${NAME}|${PRONOUN})\s+(?:is|was|became)\s+(${POSSESSOR}|${NAME}'s|${NAME}’s)\s+(?:new\s+)?(${ROLE})\b`, 'gu');
-
-/** "X is the CTO at Globex", "I'm the sous-chef at Le Petit Four": a role at a named organisation (works_at). */
-const ROLE_AT = new RegExp(
-  String.raw`${START}${SUBJECT}\s+(?:((?:is|am|are|was|were))\s+)?(?:now\s+)?(?:the|a|an|our|their|its)\s+(?:new\s+)?(?:[\p{L}-]+\s+){1,3}?(?:at|for|of)\s+(?:the\s+)?(${NAME})`,
-  'gu',
-);
-/** "Salt & Ember is in Bordeaux": where a named place, organisation or thing (not a person) is. */
-const LOCATED = new RegExp(String.raw`${START}(${NAME})\s+(?:is|are)\s+(?:located\s+|based\s+|headquartered\s+)?in\s+(?:the\s+)?(${NAME})`, 'gu');
-/** A pronoun object ("reports to me"): resolved like a subject when nothing but a preposition or the end follows. */
-const OBJECT_PRONOUNS = new Set(['me', 'us', 'him', 'her', 'them']);
-const CONTRACTION = /['’](?:ll|ve|m|d|re)$/;
-
-const FIRST_PERSON = new Set(['i', 'me', 'my', 'we', 'our', 'us']);
-const THIRD_PERSON = new Set(['he', 'she', 'they', 'his', 'her', 'their', 'him', 'them']);
-const NOT_NAMES = new Set([
-  'i', 'the', 'a', 'an', 'my', 'his', 'her', 'our', 'their', 'it', 'this', 'that', 'what', 'who', 'when', 'where', 'why', 'how', 'yes', 'no', 'oh',
-  'hey', 'hi', 'hello', 'thanks', 'thank', 'wow', 'well', 'so', 'and', 'but', 'also', 'just', 'really', 'yeah', 'ok', 'okay', 'sure', 'great', 'nice',
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'today', 'yesterday', 'tomorrow', 'you', 'we', 'they', 'he', 'she',
-]);
-
-/** Trailing punctuation and a leading article off a name as it appears in text. */
-function cleanName(raw: string): string {
-  const words = raw.replace(/[’]/g, "'").replace(/'s$/i, '').replace(/[.,;:!?'"]+$/g, '').trim().split(/\s+/);
-  while (words.length > 1 && LEADING.has(words[0]!.toLowerCase())) words.shift();
-  return words.join(' ');
-}
-
-/** Capitalised at the start of a sentence, never part of a name. */
-const MONTHS = 'january february march april may june july august september october november december'.split(' ');
-const LEADING = new Set([...NOT_NAMES, ...STOP, ...MONTHS, 'then', 'later', 'finally', 'last', 'after', 'before', 'actually', 'anyway', 'maybe', 'since', 'because', 'although', 'apparently', 'honestly', 'btw', 'lol', 'um', 'also', 'now']);
-
-/** A lower-case object cut at its first stop word; undefined when nothing is left. */
-function cleanThing(raw: string): string | undefined {
-  const words: string[] = [];
-  for (const w of raw.split(/\s+/)) {
-    const bare = w.replace(/[.,;:!?)"]+$/g, '');
-    if (STOP.has(bare.toLowerCase())) break;
-    words.push(bare);
-    if (bare !== w) break;
-  }
-  const out = words.join(' ').replace(/'s$/i, '').trim();
-  return out === '' || out.length < 2 ? undefined : out;
-}
-
-const isCapitalized = (s: string) => /^\p{Lu}/u.test(s);
 
 /** Capitalised word runs of a text that could name someone or something (sentence-initial filler dropped). */
 function nameCandidates(text: string): string[] {
@@ -251,11 +90,16 @@ class Resolver {
     private readonly people: readonly string[],
   ) {}
 
+  /** What "it" is in the current sentence as a subject (the thing it opened with) and as an object (the one thing it names). */
+  itSubject: string | undefined;
+  itObject: string | undefined;
+
   /** The entity a subject, possessor or object names; undefined when it cannot be resolved reliably. */
   resolve(raw: string): string | undefined {
     // "I'm", "we'll", "she's": the pronoun.
     const word = raw.toLowerCase().replace(CONTRACTION, '').replace(/['’]s$/, (m) => (THIRD_PERSON.has(raw.toLowerCase().slice(0, -2)) ? '' : m));
     if (FIRST_PERSON.has(word)) return this.speaker;
+    if (word === 'it') return this.itSubject;
     if (THIRD_PERSON.has(word)) {
       const others = [...new Map(this.people.filter((n) => nameKey(n) !== nameKey(this.speaker ?? '')).map((n) => [nameKey(n), n])).values()];
       return others.length === 1 ? others[0] : undefined;
@@ -275,9 +119,12 @@ function leadingSubject(clause: string, resolver: Resolver): string | undefined 
   return resolver.resolve(m[1]!);
 }
 
-const ALSO_NAMED = new RegExp(String.raw`^(?:,\s*|\s+and\s+|,\s+and\s+)(${NAME})(?=[.,;:!?]|$|\s+(?:and|on|in|at|for|from|to|as|now|today|directly|since|until)\b)`, 'u');
+const ALSO_NAMED = new RegExp(String.raw`^(?:\s+(?:for|as)\s+(?:(?:the|our|my|their)\s+)?[a-z][\p{L}-]*(?:\s+[a-z][\p{L}-]*){0,2}?)?(?:,\s*|\s+and\s+|,\s+and\s+)(${NAME})(?=[.,;:!?]|$|\s+(?:and|on|in|at|for|from|to|as|now|today|directly|since|until)\b)`, 'u');
 
-/** Names listed right after an object ("Bob and Dan on the team": Dan), each followed by a pause or a preposition. */
+/**
+ * Names listed right after an object ("Bob and Dan on the team": Dan; "Sentry for errors and Grafana for dashboards":
+ * Grafana), each followed by a pause or a preposition.
+ */
 function alsoNamed(tail: string): string[] {
   const out: string[] = [];
   let rest = tail;
@@ -287,6 +134,37 @@ function alsoNamed(tail: string): string[] {
   }
   return out;
 }
+
+/**
+ * A chat sentence that drops its subject opens with a verb of the patterns in the past or -ing form ("Moved to Austin.",
+ * "Just started working at …"). A listed word, not any "-ed" / "-ing" word: names end so too ("Fred", "Beijing").
+ */
+const DROPPED_VERBS =
+  'moved relocated started joined got bought adopted married visited went grew switched migrated accepted settled traveled travelled ' +
+  'played studied loved liked enjoyed hated preferred moving working living studying using playing visiting dating';
+const DROPPED_SUBJECT = new RegExp(String.raw`^(?:(?:Just|Finally|Recently|Also)\s+(?:${DROPPED_VERBS.replace(/ /g, '|')})|(?:${DROPPED_VERBS.split(' ').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('|')}))\s`, 'u');
+
+/**
+ * The sentence as the patterns read it: a dropped subject restored as "I" (only with a speaker to resolve it), and
+ * appositives cut out ("Orion, our billing service, depends on …" → "Orion depends on …"), each returned with its name.
+ */
+function normalized(sentence: string, speaker: string | undefined): { text: string; appositives: [string, string][] } {
+  let text = speaker !== undefined && DROPPED_SUBJECT.test(sentence) ? `I ${sentence[0]!.toLowerCase()}${sentence.slice(1)}` : sentence;
+  const appositives: [string, string][] = [];
+  if (text.includes(',')) {
+    text = text.replace(APPOSITIVE, (_all, name: string, appositive: string) => {
+      appositives.push([name, appositive]);
+      return `${name} `;
+    });
+  }
+  return { text, appositives };
+}
+
+const IT = /(?<![\p{L}])it(?![\p{L}'’])/iu;
+/** The clause opens with a name joined to the subject: "Kim and I …", "My partner Theo and I …". */
+const CONJOINED = new RegExp(String.raw`^\s*(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z]+\s+)?(${NAME})\s+and\s+$`, 'u');
+const GROUP_SUBJECT = /^(?:the|our|my|their|his|her)\s+(team|group|squad|lab|department|family)\s/iu;
+const PLACE_AFTER = new RegExp(String.raw`^\s+in\s+(${NAME})`, 'u');
 
 /** Sentences of a turn (short turns are one sentence). */
 function sentences(text: string): string[] {
@@ -330,24 +208,70 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
   const objectOf = (raw: string): string | undefined => {
     const [first = '', next] = raw.split(/\s+/);
     const bare = first.replace(/[.,;:!?)"]+$/g, '');
-    if (OBJECT_PRONOUNS.has(bare.toLowerCase()) && (bare !== first || next === undefined || STOP.has(next.toLowerCase()))) return resolver.resolve(bare);
+    if (OBJECT_PRONOUNS.has(bare.toLowerCase()) && (bare !== first || next === undefined || STOP.has(next.toLowerCase()))) {
+      return bare.toLowerCase() === 'it' ? resolver.itObject : resolver.resolve(bare);
+    }
     return isCapitalized(raw) && !FIRST_PERSON.has(raw.toLowerCase()) ? resolver.resolve(raw) : cleanThing(raw);
   };
   const isPerson = (raw: string, resolved: string) => FIRST_PERSON.has(raw.toLowerCase().replace(CONTRACTION, '')) || THIRD_PERSON.has(raw.toLowerCase()) || typeOf(resolved, '') === 'person';
 
+  const notPerson = (name: string) => typeOf(name, taggedType(name) ?? '') !== 'person' && !FIRST_PERSON.has(name.toLowerCase().replace(CONTRACTION, ''));
+
   for (const sentence of sentences(turn.text)) {
+    const { text: s, appositives } = normalized(sentence, turn.speaker);
+    for (const [rawName, appositive] of appositives) {
+      const named = resolver.resolve(rawName);
+      const m = APPOSITIVE_ROLE.exec(appositive);
+      if (!named || !m) continue;
+      const owner = resolver.resolve(m[1]!.replace(/['’]s?$/, ''));
+      if (!owner) continue;
+      const role = FAMILY[m[2]!];
+      if (role) {
+        add(owner, typeOf(owner, 'person'));
+        add(named, 'person', true);
+        relate(owner, named, role.type, sentence, role.reverse);
+      } else if (notPerson(owner) && !/^(?:my|his|her|their|our)$/i.test(m[1]!)) {
+        // "the Tigers' goalkeeper": a role in a group.
+        add(owner, typeOf(owner, 'organization'));
+        add(named, typeOf(named, 'person'));
+        relate(named, owner, 'member_of', sentence, false);
+      }
+    }
+    resolver.itSubject = resolver.itObject = undefined;
+    if (IT.test(s)) {
+      const opening = LEADING_SUBJECT.exec(s)?.[1];
+      const openingName = opening !== undefined && !LEADING.has(opening.toLowerCase()) ? resolver.resolve(opening) : undefined;
+      resolver.itSubject = openingName !== undefined && isCapitalized(openingName) && notPerson(openingName) ? openingName : undefined;
+      const things = nameCandidates(s).filter(notPerson);
+      resolver.itObject = things.length === 1 ? things[0] : undefined;
+    }
     for (const pat of PATTERNS) {
-      if (!pat.verb.test(sentence)) continue;
-      for (const m of sentence.matchAll(pat.re)) {
-        const subject = resolver.resolve(m[1]!);
+      if (!pat.verb.test(s)) continue;
+      for (const m of s.matchAll(pat.re)) {
+        // "The team uses …": the name pattern took the determiner and left the group noun.
+        const subject = resolver.resolve(m[1]!) ?? GROUP_SUBJECT.exec(m[0])?.[1]?.toLowerCase();
         const object = objectOf(m[2]!);
         if (!subject || !object) continue;
         add(subject, typeOf(subject, pat.subjectType));
         add(object, typeOf(object, pat.objectType));
         relate(subject, object, pat.type, sentence, pat.reverse === true);
+        // "Kim and I live in Denver": the name joined to the subject does it too.
+        const joined = CONJOINED.exec(s.slice(0, m.index).split(/[;:]\s*/).pop()!);
+        const partner = joined ? resolver.resolve(joined[1]!) : undefined;
+        if (partner) {
+          add(partner, typeOf(partner, pat.subjectType));
+          relate(partner, object, pat.type, sentence, pat.reverse === true);
+        }
+        // "Marco owns Trattoria Sole in Naples": a business owned with its place.
+        const place = pat.type === 'owns' && isCapitalized(m[2]!) ? PLACE_AFTER.exec(s.slice(m.index + m[0].length)) : null;
+        const where = place ? resolver.resolve(place[1]!) : undefined;
+        if (where && taggedType(where) === 'place') {
+          add(where, 'place');
+          relate(object, where, 'located_in', sentence, false);
+        }
         // "I manage Bob and Dan": a named object coordinated with another name.
         if (isCapitalized(m[2]!)) {
-          for (const more of alsoNamed(sentence.slice(m.index + m[0].length))) {
+          for (const more of alsoNamed(s.slice(m.index + m[0].length))) {
             const other = resolver.resolve(more);
             if (!other) continue;
             add(other, typeOf(other, pat.objectType));
@@ -356,28 +280,29 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         }
       }
     }
-    for (const m of sentence.matchAll(LOCATED)) {
+    for (const m of s.matchAll(LOCATED)) {
       const [what, where] = [resolver.resolve(m[1]!), resolver.resolve(m[2]!)];
       if (!what || !where || typeOf(what, taggedType(what) ?? '') === 'person') continue;
       add(what, typeOf(what, 'organization'));
       add(where, typeOf(where, 'place'));
       relate(what, where, 'located_in', sentence, false);
     }
-    for (const m of sentence.matchAll(ROLE_AT)) {
+    for (const m of s.matchAll(ROLE_AT)) {
       const subject = resolver.resolve(m[1]!);
       // A role needs its verb, or a contracted one ("I'm the …"); and a person holding it.
       if (!subject || (m[2] === undefined && !/['’](?:m|s|re)$/i.test(m[1]!)) || !isPerson(m[1]!, subject)) continue;
-      const org = resolver.resolve(m[3]!);
-      if (!org) continue;
+      const org = resolver.resolve(m[4]!);
+      // "the expert on Rome" is no job there.
+      if (!org || (m[3] === 'on' && typeOf(org, taggedType(org) ?? '') === 'place')) continue;
       add(subject, typeOf(subject, 'person'));
       add(org, typeOf(org, 'organization'));
       relate(subject, org, 'works_at', sentence, false);
     }
     for (const pat of PATTERNS) {
-      if (!pat.verb.test(sentence)) continue;
-      for (const m of sentence.matchAll(pat.coordinated)) {
+      if (!pat.verb.test(s)) continue;
+      for (const m of s.matchAll(pat.coordinated)) {
         // The subject the clause opened with ("…; Femi is our lead engineer and reports to me": Femi).
-        const clause = sentence.slice(0, m.index).split(/;|:\s/).pop()!.trim();
+        const clause = s.slice(0, m.index).split(/;|:\s/).pop()!.trim();
         const subject = leadingSubject(clause, resolver);
         const object = objectOf(m[1]!);
         if (!subject || !object) continue;
@@ -386,8 +311,25 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         relate(subject, object, pat.type, sentence, pat.reverse === true);
       }
     }
+    for (const m of s.matchAll(PAIR_STATE)) {
+      const [a, b] = [resolver.resolve(m[1]!), resolver.resolve(m[2]!)];
+      if (!a || !b) continue;
+      add(a, 'person', true);
+      add(b, 'person', true);
+      // The speaker first ("Ana and I got married": the speaker married_to Ana).
+      if (m[2] === 'I') relate(b, a, PAIR_TYPES[m[3]!]!, sentence, false);
+      else relate(a, b, PAIR_TYPES[m[3]!]!, sentence, false);
+    }
+    for (const m of s.matchAll(IS_ON)) {
+      const subject = resolver.resolve(m[1]!);
+      const platform = resolver.resolve(m[2]!);
+      if (!subject || !platform || /['’]s?$/.test(m[2]!) || LEADING.has(platform.toLowerCase()) || ['person', 'place'].includes(typeOf(platform, taggedType(platform) ?? ''))) continue;
+      add(subject, typeOf(subject, 'organization'));
+      add(platform, typeOf(platform, 'thing'));
+      relate(subject, platform, 'uses', sentence, false);
+    }
     for (const re of [ROLE_NAMED, ROLE_IS]) {
-      for (const m of sentence.matchAll(re)) {
+      for (const m of s.matchAll(re)) {
         const owner = resolver.resolve(m[1]!.replace(/['’]s$/, ''));
         const named = resolver.resolve(m[3]!);
         const role = FAMILY[m[2]!.toLowerCase()]!;
@@ -397,7 +339,7 @@ export function extractFromTurn(turn: TurnInput, previousPeople: readonly string
         relate(owner, named, role.type, sentence, role.reverse);
       }
     }
-    for (const m of sentence.matchAll(IS_ROLE)) {
+    for (const m of s.matchAll(IS_ROLE)) {
       const named = resolver.resolve(m[1]!);
       const owner = resolver.resolve(m[2]!.replace(/['’]s$/, ''));
       const role = FAMILY[m[3]!.toLowerCase()]!;

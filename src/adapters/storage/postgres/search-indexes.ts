@@ -11,7 +11,7 @@ import { isEmpty } from '../../../core/filter.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import { join } from 'node:path';
 import { ANALYZER_VERSION } from '../../lexical/analyzer.js';
-import { createVectorIndex, UsearchVectorIndex } from '../../vector/index.js';
+import { createVectorIndex, UsearchVectorIndex, vectorIndexSavable } from '../../vector/index.js';
 import { tenantFileName, type IndexEvent, type IndexFileHeader } from '../sql/index-file.js';
 import { dropIndexParts, loadIndexParts, saveIndexParts } from '../sql/index-snapshot.js';
 import { Interner } from '../sql/doc-attributes.js';
@@ -161,7 +161,7 @@ export class InProcessIndexes {
   }
 
   private async save(tenant: string, t: Tenant): Promise<void> {
-    if (t.saved) return;
+    if (t.saved || (t.index.vectors && !vectorIndexSavable(t.index.vectors))) return;
     const file = await this.fileOf(tenant);
     if (!file) return;
     try {
@@ -214,11 +214,26 @@ export class InProcessIndexes {
     }
     this.event({ kind: 'loaded', index: 'tenant', tenant, from: 'file', covers: r.covers, caughtUp, ms: performance.now() - t0 });
     if (caughtUp > 0) this.saveSoon(tenant);
+    // Side files used in place are checked in the background: on a fault the tenant is dropped (its next search
+    // loads it from the rows) and the file deleted; once they pass, a save skipped meanwhile is made.
+    void r.checked?.then((c) => {
+      if (this.tenants.get(tenant) !== t) return;
+      if (c.ok) {
+        this.event({ kind: 'checked', index: 'tenant', tenant, ms: performance.now() - t0 });
+        if (!t.saved) this.saveSoon(tenant);
+        return;
+      }
+      this.tenants.delete(tenant);
+      dropIndexParts(file.path);
+      this.event({ kind: 'check-failed', index: 'tenant', tenant, fault: c.fault, detail: c.detail });
+    });
     return t;
   }
 
   private newIndex(): TenantIndex {
-    return new TenantIndex(this.interner, this.opts.vectors ? createVectorIndex(this.opts.dimension) : undefined, this.opts.dimension);
+    // The f32 row files of large vector indexes go to this node's index directory (not the OS temp dir).
+    const vectors = this.opts.vectors ? createVectorIndex(this.opts.dimension, this.opts.indexDir ? { rowDir: this.opts.indexDir } : {}) : undefined;
+    return new TenantIndex(this.interner, vectors, this.opts.dimension);
   }
 
   /** The tenant's indexes at (at least) the epoch the query reads, and the filter's allow-list. */

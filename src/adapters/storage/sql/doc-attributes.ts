@@ -143,17 +143,29 @@ export class DocAttributes {
       if (v === undefined) throw new EngramError('ADAPTER', 'doc attributes state: unknown string');
       return v;
     };
-    for (let i = 0; i < s.ids.length; i++) {
+    // Each saved string is interned once; then every doc is a few array writes.
+    const code = s.strings.map((v) => this.interner.code(v));
+    const mapped = (c: number): number => {
+      if (c === -1) return 0;
+      const v = code[c];
+      if (v === undefined) str(c); // throws: unknown string
+      return v!;
+    };
+    const kindOf = (c: number): number => (c === -1 ? this.interner.code('') : mapped(c));
+    const n = s.ids.length;
+    if (this.used + n > this.kind.length) this.grow(Math.max(64, this.used + n));
+    for (let i = 0; i < n; i++) {
       const b = i * 5;
-      const exp = s.expires[i]!;
-      this.set(s.ids[i]!, {
-        kind: str(s.codes[b]!) ?? '',
-        userId: str(s.codes[b + 1]!),
-        agentId: str(s.codes[b + 2]!),
-        sessionId: str(s.codes[b + 3]!),
-        taskId: str(s.codes[b + 4]!),
-        expiresAt: exp === Infinity ? null : exp,
-      });
+      const docId = s.ids[i]!;
+      let slot = this.slotOf.get(docId);
+      if (slot === undefined) {
+        slot = this.free.pop() ?? this.used++;
+        if (slot >= this.kind.length) this.grow(Math.max(64, slot * 2));
+        this.slotOf.set(docId, slot);
+      }
+      this.kind[slot] = kindOf(s.codes[b]!);
+      for (let k = 0; k < 4; k++) this.scope[slot * 4 + k] = mapped(s.codes[b + 1 + k]!);
+      this.expires[slot] = s.expires[i]!;
     }
   }
 

@@ -6,18 +6,20 @@
  *
  * The header names the format version, what the file describes (`describes`: engine, tenant, model, …; a file
  * describing something else is not used), the change-feed position the contents cover (`covers`), each
- * section's length and the SHA-256 of all sections. A file is written to a temporary name, synced and renamed
+ * section's length and the CRC-32 of all sections. A file is written to a temporary name, synced and renamed
  * over the old one, so a crash leaves either the old file or the new one, never half of one. Reading checks
  * everything and reports why a file cannot be used instead of throwing, so the caller rebuilds from the rows.
+ * Each section is read into its own buffer (typed arrays over it start at offset 0, which native scans need).
  */
 import { EngramError } from '../../../core/errors.js';
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { crc32 } from '../../vector/crc32.js';
 
 const MAGIC = Buffer.from('ENGRIDX\n', 'latin1');
 /** Bump when a section's layout changes: older files are then rebuilt. */
-export const INDEX_FILE_VERSION = 1;
+export const INDEX_FILE_VERSION = 2;
 
 export type IndexFileFault = 'missing' | 'truncated' | 'corrupt' | 'version' | 'mismatch';
 
@@ -26,7 +28,11 @@ export type IndexEvent =
   | { kind: 'loaded'; index: string; tenant: string; from: 'file'; covers: number; caughtUp: number; ms: number }
   | { kind: 'loaded'; index: string; tenant: string; from: 'rows'; fault: IndexFileFault | 'stale' | 'disabled'; detail?: string; ms: number }
   | { kind: 'saved'; index: string; tenant: string; covers: number; bytes: number; ms: number }
-  | { kind: 'save-failed'; index: string; tenant: string; error: string };
+  | { kind: 'save-failed'; index: string; tenant: string; error: string }
+  /** The side files of a file loaded in place passed their background check (ms since the load started). */
+  | { kind: 'checked'; index: string; tenant: string; ms: number }
+  /** A file loaded in place failed its background check: the structure is dropped and rebuilt from the rows. */
+  | { kind: 'check-failed'; index: string; tenant: string; fault: IndexFileFault; detail: string };
 
 export interface IndexFileHeader {
   version: number;
@@ -37,7 +43,8 @@ export interface IndexFileHeader {
   /** Extra numbers a section's decoder needs (counts, flags). */
   info: Record<string, number>;
   sections: { name: string; bytes: number }[];
-  sha256: string;
+  /** CRC-32 of every section with its padding, in order. */
+  crc32: number;
 }
 
 export type IndexFileRead =
@@ -59,15 +66,15 @@ export function writeIndexFile(
   sections: Record<string, Section>,
 ): number {
   const parts = Object.entries(sections).map(([name, s]) => ({ name, data: bytesOf(s) }));
-  const hash = createHash('sha256');
-  for (const p of parts) hash.update(p.data).update(Buffer.alloc(pad8(p.data.byteLength)));
+  let crc = 0;
+  for (const p of parts) crc = crc32(Buffer.alloc(pad8(p.data.byteLength)), crc32(p.data, crc));
   const header: IndexFileHeader = {
     version: INDEX_FILE_VERSION,
     describes: meta.describes,
     covers: meta.covers,
     info: meta.info ?? {},
     sections: parts.map((p) => ({ name: p.name, bytes: p.data.byteLength })),
-    sha256: hash.digest('hex'),
+    crc32: crc,
   };
   // Sections start at multiples of 8 bytes, so a reader can view them as typed arrays without copying.
   let head = Buffer.from(JSON.stringify(header), 'utf8');
@@ -100,21 +107,34 @@ function writeAll(fd: number, b: Buffer): number {
 
 /** Reads and checks a file; `expect` must match the header's `describes` for the file to be used. */
 export function readIndexFile(path: string, expect: IndexFileHeader['describes']): IndexFileRead {
-  let buf: Buffer;
+  let fd: number;
   try {
-    buf = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, fault: 'missing', detail: path };
     return { ok: false, fault: 'corrupt', detail: (e as Error).message };
   }
-  if (buf.byteLength < MAGIC.byteLength + 4) return { ok: false, fault: 'truncated', detail: `${buf.byteLength} bytes` };
-  if (!buf.subarray(0, MAGIC.byteLength).equals(MAGIC)) return { ok: false, fault: 'corrupt', detail: 'not an index file' };
-  const headLen = buf.readUInt32LE(MAGIC.byteLength);
-  const start = MAGIC.byteLength + 4 + headLen;
-  if (start > buf.byteLength) return { ok: false, fault: 'truncated', detail: 'header cut short' };
+  try {
+    return readOpen(fd, expect);
+  } catch (e) {
+    return { ok: false, fault: 'corrupt', detail: (e as Error).message };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readOpen(fd: number, expect: IndexFileHeader['describes']): IndexFileRead {
+  const size = fstatSync(fd).size;
+  const lead = MAGIC.byteLength + 4;
+  if (size < lead) return { ok: false, fault: 'truncated', detail: `${size} bytes` };
+  const first = readAt(fd, 0, lead);
+  if (!first.subarray(0, MAGIC.byteLength).equals(MAGIC)) return { ok: false, fault: 'corrupt', detail: 'not an index file' };
+  const headLen = first.readUInt32LE(MAGIC.byteLength);
+  const start = lead + headLen;
+  if (start > size) return { ok: false, fault: 'truncated', detail: 'header cut short' };
   let header: IndexFileHeader;
   try {
-    header = JSON.parse(buf.subarray(MAGIC.byteLength + 4, start).toString('utf8')) as IndexFileHeader;
+    header = JSON.parse(readAt(fd, lead, headLen).toString('utf8')) as IndexFileHeader;
   } catch {
     return { ok: false, fault: 'corrupt', detail: 'header is not JSON' };
   }
@@ -123,21 +143,36 @@ export function readIndexFile(path: string, expect: IndexFileHeader['describes']
     if (header.describes?.[k] !== v) return { ok: false, fault: 'mismatch', detail: `${k}: ${String(header.describes?.[k])}, expected ${String(v)}` };
   }
   const body = header.sections.reduce((n, s) => n + s.bytes + pad8(s.bytes), 0);
-  if (buf.byteLength - start < body) return { ok: false, fault: 'truncated', detail: `${buf.byteLength - start} of ${body} section bytes` };
-  if (buf.byteLength - start > body) return { ok: false, fault: 'corrupt', detail: 'trailing bytes' };
-  const sha = createHash('sha256').update(buf.subarray(start)).digest('hex');
-  if (sha !== header.sha256) return { ok: false, fault: 'corrupt', detail: 'checksum mismatch' };
+  if (size - start < body) return { ok: false, fault: 'truncated', detail: `${size - start} of ${body} section bytes` };
+  if (size - start > body) return { ok: false, fault: 'corrupt', detail: 'trailing bytes' };
   const sections = new Map<string, Buffer>();
+  let crc = 0;
   let off = start;
   for (const s of header.sections) {
-    sections.set(s.name, buf.subarray(off, off + s.bytes));
-    off += s.bytes + pad8(s.bytes);
+    const padded = s.bytes + pad8(s.bytes);
+    const b = readAt(fd, off, padded);
+    crc = crc32(b, crc);
+    sections.set(s.name, b.subarray(0, s.bytes));
+    off += padded;
   }
+  if (crc !== header.crc32) return { ok: false, fault: 'corrupt', detail: 'checksum mismatch' };
   return { ok: true, header, sections };
 }
 
+/** `len` bytes at `at`, in a buffer of their own (offset 0 of a fresh ArrayBuffer). */
+function readAt(fd: number, at: number, len: number): Buffer {
+  const b = Buffer.from(new ArrayBuffer(len));
+  let done = 0;
+  while (done < len) {
+    const n = readSync(fd, b, done, len - done, at + done);
+    if (n === 0) throw new EngramError('ADAPTER', 'index file: cut short while reading');
+    done += n;
+  }
+  return b;
+}
+
 /** A section's bytes as a typed array: a view into the file's buffer when aligned (sections are), else a copy. */
-export function sectionAs<T extends Float64Array | Float32Array | Int32Array | Uint8Array | Uint16Array>(
+export function sectionAs<T extends Float64Array | Float32Array | Int32Array | Uint8Array | Uint16Array | Int8Array>(
   sections: Map<string, Buffer>,
   name: string,
   Type: { new (buffer: ArrayBuffer, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number },

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { ClusteredVectors } from '../../vector/synthetic.test-support.js';
 import { UsearchVectorIndex } from '../../vector/usearch-index.js';
 import { loadUsearch } from '../../vector/usearch-module.js';
 import { DocAttributes, Interner } from './doc-attributes.js';
-import { loadIndexParts, saveIndexParts } from './index-snapshot.js';
+import { dropIndexParts, loadIndexParts, saveIndexParts } from './index-snapshot.js';
 
 const usearch = loadUsearch();
 const DIM = 16;
@@ -39,12 +39,22 @@ describe.runIf(usearch)('index files with an HNSW graph beside them', () => {
     return { vectors, query: data.next() };
   }
 
-  it('loads the graph from its own file (no rebuild), with attributes and postings, and answers as before', () => {
+  const sideFiles = (ext: string) => readdirSync(dir).filter((f) => f.endsWith(ext));
+  const flip = (file: string) => {
+    const b = readFileSync(file);
+    b[b.byteLength >> 1] = b[b.byteLength >> 1]! ^ 1;
+    writeFileSync(file, b);
+  };
+  const fresh = () => ({ lexicon: true, attrs: new DocAttributes(new Interner()), vectors: make() });
+
+  it('loads the graph from its own file (no rebuild), with attributes and postings, and answers as before', async () => {
     const { vectors, query } = saved();
-    expect(readdirSync(dir).filter((f) => f.endsWith('.hnsw'))).toHaveLength(1);
-    const into = { lexicon: true, attrs: new DocAttributes(new Interner()), vectors: make() };
+    expect(sideFiles('.hnsw')).toHaveLength(1);
+    expect(sideFiles('.f32')).toHaveLength(1);
+    const into = fresh();
     const r = loadIndexParts(path, about, into);
     expect(r).toMatchObject({ ok: true, covers: 42 });
+    expect(await (r.ok && r.checked)).toEqual({ ok: true });
     expect(into.vectors.stats()).toEqual(vectors.stats());
     expect(into.vectors.stats().mode).toBe('hnsw');
     expect(into.vectors.search(query, 10)).toEqual(vectors.search(query, 10));
@@ -55,29 +65,107 @@ describe.runIf(usearch)('index files with an HNSW graph beside them', () => {
     expect(r.ok && r.lexicon!.search(['zebra'], 200).length).toBe(143);
   });
 
-  it('a saved file is replaced whole, and the graph file it no longer names is removed', () => {
+  it('until its side files are checked, a restored index answers exactly from its i8 rows; then it uses the graph', async () => {
+    const { vectors, query } = saved();
+    const into = fresh();
+    const r = loadIndexParts(path, about, into);
+    expect(into.vectors.stats()).toMatchObject({ mode: 'exact', verifying: true });
+    const early = into.vectors.search(query, 10);
+    // i8 ranking: the same ids as the f32 answer here (scores are the i8 estimates, within quantization error).
+    expect(early.map((h) => h.id).sort()).toEqual(vectors.search(query, 10).map((h) => h.id).sort());
+    // A write while the check runs reaches the graph once it is attached.
+    into.vectors.add(5000, query);
+    expect(await (r.ok && r.checked)).toEqual({ ok: true });
+    expect(into.vectors.stats().mode).toBe('hnsw');
+    expect(into.vectors.search(query, 1)[0]).toMatchObject({ id: 5000 });
+  });
+
+  it('the f32 rows are read in place: the saved row file is never written, later rows go elsewhere', async () => {
+    const { query } = saved();
+    const rows = join(dir, sideFiles('.f32')[0]!);
+    const before = readFileSync(rows);
+    const into = fresh();
+    const r = loadIndexParts(path, about, into);
+    await (r.ok && r.checked);
+    const moved = new Float32Array(DIM).fill(0);
+    moved[0] = 1;
+    into.vectors.add(3, moved); // overwrites a saved row
+    into.vectors.remove(10); // moves the last row into slot 10
+    expect(readFileSync(rows).equals(before)).toBe(true);
+    expect(into.vectors.search(moved, 1)[0]).toMatchObject({ id: 3, score: expect.closeTo(1, 5) as number });
+    expect(into.vectors.search(query, 10).some((h) => h.id === 10)).toBe(false);
+    // Saved again: a new row file holds the changed rows; it reads back the same answers.
+    saveIndexParts(path, about, 43, { attrs: into.attrs, vectors: into.vectors });
+    expect(sideFiles('.f32')).toHaveLength(1);
+    const again = { ...fresh(), lexicon: false };
+    const r2 = loadIndexParts(path, about, again);
+    expect(await (r2.ok && r2.checked)).toEqual({ ok: true });
+    expect(again.vectors.search(moved, 1)).toEqual(into.vectors.search(moved, 1));
+    expect(again.vectors.search(query, 10)).toEqual(into.vectors.search(query, 10));
+    into.vectors.close();
+    again.vectors.close();
+  });
+
+  it('after the files were deleted (docs forgotten), a viewed graph is not saved again: the next load builds one', async () => {
     saved();
-    const first = readdirSync(dir).filter((f) => f.endsWith('.hnsw'));
+    const into = fresh();
+    await (loadIndexParts(path, about, into) as { checked: Promise<unknown> }).checked;
+    expect(into.vectors.stats().mode).toBe('hnsw');
+    into.vectors.remove(7);
+    dropIndexParts(path);
+    expect(readdirSync(dir)).toEqual([]);
+    saveIndexParts(path, about, 50, { attrs: into.attrs, vectors: into.vectors });
+    expect(sideFiles('.hnsw')).toEqual([]);
+    const again = { ...fresh(), lexicon: false };
+    const r = loadIndexParts(path, about, again);
+    expect(await (r.ok && r.checked)).toEqual({ ok: true });
+    expect(again.vectors.stats()).toMatchObject({ mode: 'hnsw', size: 999 }); // built inline once the rows passed
+  });
+
+  it('a saved file is replaced whole, and the side files it no longer names are removed', () => {
+    saved();
+    const first = sideFiles('.hnsw');
     const other = make();
     const data = new ClusteredVectors(DIM, 500, { seed: 9 });
     for (let i = 0; i < 500; i++) other.add(i, data.next());
     saveIndexParts(path, about, 43, { attrs: new DocAttributes(new Interner()), vectors: other });
-    const now = readdirSync(dir).filter((f) => f.endsWith('.hnsw'));
+    const now = sideFiles('.hnsw');
     expect(now).toHaveLength(1);
     expect(now).not.toEqual(first);
+    expect(sideFiles('.f32')).toHaveLength(1);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
-  it('a damaged or missing graph file makes the file unusable (the caller rebuilds)', () => {
+  it('a missing or truncated side file makes the file unusable at once (the caller rebuilds)', () => {
     saved();
-    const graph = join(dir, readdirSync(dir).find((f) => f.endsWith('.hnsw'))!);
-    const b = readFileSync(graph);
-    b[b.byteLength >> 1] = b[b.byteLength >> 1]! ^ 1;
-    writeFileSync(graph, b);
-    const fresh = () => ({ lexicon: true, attrs: new DocAttributes(new Interner()), vectors: make() });
-    expect(loadIndexParts(path, about, fresh())).toMatchObject({ ok: false, fault: 'corrupt' });
-    rmSync(graph);
+    const graph = join(dir, sideFiles('.hnsw')[0]!);
+    const rows = join(dir, sideFiles('.f32')[0]!);
+    truncateSync(rows, 100);
+    expect(loadIndexParts(path, about, fresh())).toMatchObject({ ok: false, fault: 'truncated' });
+    rmSync(rows);
     expect(loadIndexParts(path, about, fresh())).toMatchObject({ ok: false, fault: 'missing' });
+    saved();
+    rmSync(join(dir, sideFiles('.hnsw')[0]!));
+    expect(loadIndexParts(path, about, fresh())).toMatchObject({ ok: false, fault: 'missing' });
+    expect(graph).toBeTruthy();
     expect(loadIndexParts(path, { ...about, tenant: 'other' }, fresh())).toMatchObject({ ok: false, fault: 'mismatch' });
+  });
+
+  for (const ext of ['.hnsw', '.f32']) {
+    it(`a corrupt ${ext} side file fails the background check, and the graph is never attached`, async () => {
+      saved();
+      flip(join(dir, sideFiles(ext)[0]!));
+      const into = fresh();
+      const r = loadIndexParts(path, about, into);
+      expect(r.ok).toBe(true);
+      expect(await (r.ok && r.checked)).toMatchObject({ ok: false, fault: 'corrupt' });
+      expect(into.vectors.stats()).toMatchObject({ mode: 'exact', verifying: true });
+    });
+  }
+
+  it('a corrupt index file is detected when read (its sections are checked whole)', () => {
+    saved();
+    flip(path);
+    expect(loadIndexParts(path, about, fresh())).toMatchObject({ ok: false, fault: 'corrupt' });
   });
 });

@@ -1,13 +1,21 @@
 /**
  * A tenant's in-process indexes (BM25 postings, doc attributes, vectors with their HNSW graph) to and from one
- * index file (index-file.ts). The SQLite adapter saves its lexical and vector caches as two files; PostgreSQL
- * saves both in one. Whatever cannot be read back is reported as a fault, so the caller rebuilds from the rows.
+ * index file (index-file.ts) and, for a large vector index, files beside it that are used in place:
+ *
+ *   <file>.<crc>-<bytes>.f32    the f32 rows (the index reads them from there, writes go to a scratch file)
+ *   <file>.<crc>-<bytes>.hnsw   the HNSW graph (viewed, memory-mapped) and, once it changed, its delta graph
+ *
+ * The side files are named by their CRC-32 and size, so two writers never replace each other's file under an
+ * index file that names it, and an unchanged graph is named again rather than rewritten. The index file itself
+ * (ids, i8 rows, postings, attributes) is checked whole when read; the side files are checked for presence and
+ * size at once and by checksum in the background, while the vector index answers exactly from its i8 rows.
+ * Whatever cannot be read back is reported as a fault, so the caller rebuilds from the rows.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Bm25Index } from '../../lexical/bm25-index.js';
-import { exportVectorState, restoreVectorState } from '../../vector/index.js';
+import { fileCrc32, fileCrc32Sync } from '../../vector/crc32.js';
+import { exportVectorState, restoreVectorState, type VectorIndexState } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
 import type { DocAttributes } from './doc-attributes.js';
 import {
@@ -27,7 +35,31 @@ export interface IndexParts {
   vectors?: VectorIndex;
 }
 
-const scratch = (path: string) => `${path}.${process.pid}.graph.tmp`;
+/** A side file as the index file names it. */
+interface SideFile {
+  name: string;
+  crc: number;
+  bytes: number;
+}
+type SideFiles = Partial<Record<'rows' | 'graph' | 'delta', SideFile>>;
+
+/** Side files whose checksum this process knows (written or checked by it), by path. */
+const known = new Map<string, SideFile>();
+
+const SIDE = /\.(hnsw|f32)$/;
+const tmpOf = (path: string, what: string) => `${path}.${process.pid}.${what}.tmp`;
+
+/** Renames a freshly written side file to its checksum name beside `path`. */
+function settle(path: string, tmp: string, ext: string, crc?: number): SideFile {
+  const c = crc ?? fileCrc32Sync(tmp);
+  const bytes = statSync(tmp).size;
+  const name = `${basename(path)}.${c.toString(16).padStart(8, '0')}-${bytes}.${ext}`;
+  const final = join(dirname(path), name);
+  renameSync(tmp, final);
+  const f = { name, crc: c, bytes };
+  known.set(final, f);
+  return f;
+}
 
 /** Saves `parts` as covering change-feed position `covers`. Returns the bytes written. */
 export function saveIndexParts(path: string, describes: IndexFileHeader['describes'], covers: number, parts: IndexParts): number {
@@ -39,43 +71,59 @@ export function saveIndexParts(path: string, describes: IndexFileHeader['describ
   }
   const a = parts.attrs.exportState();
   Object.assign(sections, { 'attr.ids': a.ids, 'attr.codes': a.codes, 'attr.expires': a.expires, 'attr.strings': stringsSection(a.strings) });
-  let graphFile: string | undefined;
+  const side: SideFiles = {};
   if (parts.vectors) {
-    const tmp = scratch(path);
+    const tmp = { rows: tmpOf(path, 'rows'), graph: tmpOf(path, 'graph') };
     try {
       const v = exportVectorState(parts.vectors, tmp);
-      if (v) {
-        Object.assign(sections, { 'vec.ids': v.ids, 'vec.rows': v.rows });
-        if (v.graph) {
-          // The graph stays in usearch's own file beside this one (loaded from there, never copied), named by
-          // its checksum so two writers never replace each other's graph under a file that names it.
-          const sha = fileSha256(tmp);
-          graphFile = `${basename(path)}.${sha.slice(0, 16)}.hnsw`;
-          renameSync(tmp, join(dirname(path), graphFile));
-          Object.assign(sections, { 'vec.pending': v.graph.pending, 'vec.graph': stringsSection([graphFile, sha]) });
-          info.graphLive = v.graph.live;
-          info.graphRemoved = v.graph.removed;
-        }
-      }
+      if (v) Object.assign(sections, vectorSections(path, v, tmp, side, info));
     } finally {
-      rmSync(tmp, { force: true });
+      rmSync(tmp.rows, { force: true });
+      rmSync(tmp.graph, { force: true });
     }
   }
+  sections['vec.files'] = Buffer.from(JSON.stringify(side), 'utf8');
   const bytes = writeIndexFile(path, { describes, covers, info }, sections);
-  // Graph files no index file names any more.
-  const stem = `${basename(path)}.`;
-  for (const f of readdirSync(dirname(path))) {
-    if (f.startsWith(stem) && f.endsWith('.hnsw') && f !== graphFile) rmSync(join(dirname(path), f), { force: true });
-  }
-  return bytes;
+  removeUnnamed(path, new Set(Object.values(side).map((f) => f.name)));
+  return bytes + Object.values(side).reduce((n, f) => n + f.bytes, 0);
 }
 
-/**
- * Deletes a saved index file and its graph files. Called when docs are removed (forget, redaction, expiry), so no
- * forgotten term, attribute or vector outlives them on disk; the loaded structure is saved again later.
- */
-export function dropIndexParts(path: string): void {
-  rmSync(path, { force: true });
+function vectorSections(path: string, v: VectorIndexState, tmp: { rows: string; graph: string }, side: SideFiles, info: Record<string, number>): Record<string, Section> {
+  const out: Record<string, Section> = { 'vec.ids': v.ids };
+  if (v.compact) {
+    Object.assign(out, { 'vec.i8': v.compact.rows, 'vec.scales': v.compact.scales, 'vec.tails': v.compact.tails });
+    side.rows = settle(path, tmp.rows, 'f32', v.compact.rowsCrc);
+  } else if (v.rows) {
+    out['vec.rows'] = v.rows;
+  }
+  // A viewed graph whose base file was deleted (docs were forgotten: it holds their vectors) is not saved; the
+  // next load builds a new graph in the background.
+  const g = v.graph?.layered && !existsSync(v.graph.layered.base) ? undefined : v.graph;
+  if (g) {
+    if (g.layered) {
+      // A viewed graph: its base file is named again as it is, the delta (if any) was written to tmp.graph.
+      const base = known.get(g.layered.base) ?? sideOf(g.layered.base);
+      side.graph = base;
+      if (g.layered.delta) side.delta = settle(path, tmp.graph, 'hnsw');
+      out['vec.removed'] = g.layered.removed;
+    } else {
+      side.graph = settle(path, tmp.graph, 'hnsw');
+    }
+    out['vec.pending'] = g.pending;
+    Object.assign(info, { graphLive: g.live, graphBaseRemoved: g.baseRemoved, graphDeltaRemoved: g.deltaRemoved });
+  }
+  return out;
+}
+
+/** A side file's entry from the file itself (a base graph viewed before this process knew its checksum). */
+function sideOf(file: string): SideFile {
+  const f = { name: basename(file), crc: fileCrc32Sync(file), bytes: statSync(file).size };
+  known.set(file, f);
+  return f;
+}
+
+/** Deletes the side files of `path` that `keep` does not name (older saves' rows and graphs). */
+function removeUnnamed(path: string, keep: ReadonlySet<string>): void {
   const stem = `${basename(path)}.`;
   let names: string[];
   try {
@@ -83,16 +131,35 @@ export function dropIndexParts(path: string): void {
   } catch {
     return;
   }
-  for (const f of names) if (f.startsWith(stem) && f.endsWith('.hnsw')) rmSync(join(dirname(path), f), { force: true });
+  for (const f of names) {
+    if (f.startsWith(stem) && SIDE.test(f) && !keep.has(f)) {
+      rmSync(join(dirname(path), f), { force: true });
+      known.delete(join(dirname(path), f));
+    }
+  }
 }
 
-function fileSha256(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+/**
+ * Deletes a saved index file and its side files. Called when docs are removed (forget, redaction, expiry), so no
+ * forgotten term, attribute or vector outlives them on disk; the loaded structure is saved again later.
+ */
+export function dropIndexParts(path: string): void {
+  rmSync(path, { force: true });
+  removeUnnamed(path, new Set());
 }
 
+/** Why a file loaded in place cannot be used after all (its background check failed). */
+export type CheckResult = { ok: true } | { ok: false; fault: IndexFileFault; detail: string };
 
-
-export type LoadedParts = { ok: true; covers: number; lexicon?: Bm25Index } | { ok: false; fault: IndexFileFault; detail: string };
+export type LoadedParts =
+  | {
+      ok: true;
+      covers: number;
+      lexicon?: Bm25Index;
+      /** The background check of side files used in place; on a fault the caller drops what it loaded. */
+      checked?: Promise<CheckResult>;
+    }
+  | { ok: false; fault: IndexFileFault; detail: string };
 
 /**
  * Reads a file into `attrs` and `vectors` (both empty) and a new lexicon (when `lexicon`). On a fault nothing
@@ -122,26 +189,70 @@ export function loadIndexParts(
       expires: sectionAs(s, 'attr.expires', Float64Array),
       strings: sectionStrings(s, 'attr.strings'),
     });
+    let checked: Promise<CheckResult> | undefined;
     if (into.vectors) {
       if (!s.has('vec.ids')) return { ok: false, fault: 'mismatch', detail: 'the file holds no vectors' };
-      let graphPath = '';
-      if (s.has('vec.graph')) {
-        const [name, sha] = sectionStrings(s, 'vec.graph');
-        graphPath = join(dirname(path), name!);
-        if (!existsSync(graphPath)) return { ok: false, fault: 'missing', detail: `graph file ${name}` };
-        if (fileSha256(graphPath) !== sha) return { ok: false, fault: 'corrupt', detail: `graph file ${name}: checksum mismatch` };
+      const side = JSON.parse((s.get('vec.files') ?? Buffer.from('{}')).toString('utf8')) as SideFiles;
+      const dir = dirname(path);
+      const at = (f: SideFile) => join(dir, f.name);
+      for (const f of Object.values(side)) {
+        if (!existsSync(at(f))) return { ok: false, fault: 'missing', detail: `side file ${f.name}` };
+        const size = statSync(at(f)).size;
+        if (size !== f.bytes) return { ok: false, fault: size < f.bytes ? 'truncated' : 'corrupt', detail: `side file ${f.name}: ${size} of ${f.bytes} bytes` };
       }
-      const state = {
+      const info = file.header.info;
+      const state: VectorIndexState = {
         ids: sectionAs(s, 'vec.ids', Float64Array),
-        rows: sectionAs(s, 'vec.rows', Float32Array),
-        ...(graphPath
-          ? { graph: { live: file.header.info.graphLive ?? 0, removed: file.header.info.graphRemoved ?? 0, pending: sectionAs(s, 'vec.pending', Float64Array) } }
+        ...(s.has('vec.rows') ? { rows: sectionAs(s, 'vec.rows', Float32Array) } : {}),
+        ...(s.has('vec.i8') && side.rows
+          ? {
+              compact: {
+                rows: sectionAs(s, 'vec.i8', Int8Array),
+                scales: sectionAs(s, 'vec.scales', Float32Array),
+                tails: sectionAs(s, 'vec.tails', Float64Array),
+                rowsCrc: side.rows.crc,
+              },
+            }
+          : {}),
+        ...(side.graph
+          ? {
+              graph: {
+                live: info.graphLive ?? 0,
+                baseRemoved: info.graphBaseRemoved ?? 0,
+                deltaRemoved: info.graphDeltaRemoved ?? 0,
+                pending: sectionAs(s, 'vec.pending', Float64Array),
+                ...(s.has('vec.removed') ? { layered: { base: at(side.graph), removed: sectionAs(s, 'vec.removed', Float64Array) } } : {}),
+              },
+            }
           : {}),
       };
-      if (!restoreVectorState(into.vectors, state, graphPath)) return { ok: false, fault: 'mismatch', detail: 'this vector index cannot be restored' };
+      const sideList = Object.values(side);
+      const check = sideList.length > 0 ? checkSideFiles(sideList.map((f) => ({ ...f, path: at(f) }))) : undefined;
+      const verified = check?.then((r) => r.ok);
+      const files = { rows: side.rows ? at(side.rows) : '', graph: side.graph ? at(side.graph) : '', delta: side.delta ? at(side.delta) : undefined };
+      if (!restoreVectorState(into.vectors, state, files, verified)) {
+        return { ok: false, fault: 'mismatch', detail: 'this vector index cannot be restored' };
+      }
+      // Settles after the index has taken the verdict (its handler was registered first).
+      checked = verified?.then(() => check!);
     }
-    return { ok: true, covers: file.header.covers, ...(lexicon ? { lexicon } : {}) };
+    return { ok: true, covers: file.header.covers, ...(lexicon ? { lexicon } : {}), ...(checked ? { checked } : {}) };
   } catch (e) {
     return { ok: false, fault: 'corrupt', detail: (e as Error).message };
   }
+}
+
+/** Checks side files by their CRC-32, one after another, in the background. */
+async function checkSideFiles(files: (SideFile & { path: string })[]): Promise<CheckResult> {
+  for (const f of files) {
+    let crc: number;
+    try {
+      crc = await fileCrc32(f.path);
+    } catch (e) {
+      return { ok: false, fault: 'missing', detail: `side file ${f.name}: ${(e as Error).message}` };
+    }
+    if (crc !== f.crc) return { ok: false, fault: 'corrupt', detail: `side file ${f.name}: checksum mismatch` };
+    known.set(f.path, { name: f.name, crc: f.crc, bytes: f.bytes });
+  }
+  return { ok: true };
 }

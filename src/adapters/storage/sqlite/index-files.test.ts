@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('sqlite: persisted search indexes', () => {
     ],
     [
       'of another format version',
-      () => writeFileSync(lexFile(), readFileSync(lexFile()).toString('latin1').replace('"version":1', '"version":0'), 'latin1'),
+      () => writeFileSync(lexFile(), readFileSync(lexFile()).toString('latin1').replace('"version":2', '"version":1'), 'latin1'),
       'version',
     ],
   ];
@@ -186,5 +186,79 @@ describe('sqlite: persisted search indexes', () => {
     expect(loads()[0]).toMatchObject({ index: 'lexical', from: 'rows', fault: 'stale' });
     await a.close();
     await b.close();
+  });
+
+  describe('a large vector index (f32 rows and graph in side files, used in place)', () => {
+    const big = { annThreshold: 30, indexing: 'inline' } as const;
+    const openBig = async (): Promise<SqliteStorage> => {
+      const s = await openSqliteStorage({ path, vectorIndex: big, onIndexEvent: (e) => events.push(e) });
+      await s.init({ embeddingModel: TEST_MODEL, dimension: TEST_DIM });
+      return s;
+    };
+    const side = (ext: string) => readdirSync(`${path}.indexes`).filter((f) => f.startsWith(`t-${TENANT}.vectors.idx.`) && f.endsWith(ext));
+    const until = async (kind: IndexEvent['kind']) => {
+      while (!events.some((e) => e.kind === kind && e.index === 'vectors')) await turn();
+    };
+
+    async function seededBig(): Promise<{ query: Float32Array; near: Awaited<ReturnType<typeof nearest>> }> {
+      const s = await openBig();
+      await s.appendEvents(makeEvents(60, { tenant: TENANT, sessionId: 's1' }, seededRng(1)));
+      await embedAll(s);
+      const query = [...vectors.values()][7]!;
+      const near = await nearest(s, query);
+      await s.close();
+      expect(side('.f32')).toHaveLength(1);
+      expect(side('.hnsw')).toHaveLength(1);
+      events = [];
+      return { query, near };
+    }
+
+    it('reopens in place: exact answers from the i8 rows at once, the same answers once the side files are checked', async () => {
+      const { query, near } = await seededBig();
+      const f32 = join(`${path}.indexes`, side('.f32')[0]!);
+      const before = readFileSync(f32);
+      const s = await openBig();
+      const first = await nearest(s, query);
+      expect(first.map((h) => h.docId)).toContain(near[0]!.docId);
+      await until('checked');
+      expect(await nearest(s, query)).toEqual(near);
+      expect(loads().find((e) => e.index === 'vectors')).toMatchObject({ from: 'file' });
+      // A new doc with a vector: searchable, and the saved row file is left as it was.
+      await s.appendEvents([{ ...makeEvents(1, { tenant: TENANT, sessionId: 's2' }, seededRng(4))[0]!, content: 'a fresh one' }]);
+      await embedAll(s, seededRng(12));
+      const fresh = [...vectors.values()].at(-1)!;
+      expect((await nearest(s, fresh))[0]!.score).toBeGreaterThan(0.999);
+      expect(readFileSync(f32).equals(before)).toBe(true);
+      await s.close();
+    });
+
+    it('a corrupt row file fails the background check: the index is rebuilt from the rows with the same answers', async () => {
+      const { query, near } = await seededBig();
+      const f32 = join(`${path}.indexes`, side('.f32')[0]!);
+      const b = readFileSync(f32);
+      b[b.byteLength >> 1] = b[b.byteLength >> 1]! ^ 0x40;
+      writeFileSync(f32, b);
+      const s = await openBig();
+      expect((await nearest(s, query)).map((h) => h.docId)).toContain(near[0]!.docId);
+      await until('check-failed');
+      expect(events.find((e) => e.kind === 'check-failed')).toMatchObject({ index: 'vectors', fault: 'corrupt' });
+      expect(await nearest(s, query)).toEqual(near);
+      expect(loads().filter((e) => e.index === 'vectors').map((e) => e.from)).toEqual(['file', 'rows']);
+      await s.close();
+    });
+
+    for (const [name, damage, fault] of [
+      ['missing', (f: string) => rmSync(f), 'missing'],
+      ['truncated', (f: string) => truncateSync(f, 64), 'truncated'],
+    ] as const) {
+      it(`a ${name} row file is detected on open and the index is built from the rows`, async () => {
+        const { query, near } = await seededBig();
+        damage(join(`${path}.indexes`, side('.f32')[0]!));
+        const s = await openBig();
+        expect(await nearest(s, query)).toEqual(near);
+        expect(loads().find((e) => e.index === 'vectors')).toMatchObject({ from: 'rows', fault });
+        await s.close();
+      });
+    }
   });
 });

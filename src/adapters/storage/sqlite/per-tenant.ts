@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './connection.js';
 import type { IndexEvent, IndexFileFault } from '../sql/index-file.js';
+import type { CheckResult } from '../sql/index-snapshot.js';
 
 export type { IndexEvent } from '../sql/index-file.js';
 
@@ -79,7 +80,11 @@ export interface TenantSource<T> {
   /** Re-reads `docIds` from the rows into `t` (docs that no longer exist are removed). */
   apply(tenant: string, t: T, docIds: readonly number[]): void;
   /** The tenant's saved file, when there is a usable one. */
-  restore?(tenant: string): { ok: true; value: T; covers: number } | { ok: false; fault: IndexFileFault; detail: string };
+  restore?(tenant: string): { ok: true; value: T; covers: number; checked?: Promise<CheckResult> } | { ok: false; fault: IndexFileFault; detail: string };
+  /** Deletes the tenant's saved file (it failed its background check). */
+  discard?(tenant: string): void;
+  /** False while `t` cannot be saved yet (it is still checking the files it was loaded from). */
+  savable?(t: T): boolean;
   /** Writes the tenant's file as covering `covers`; returns the bytes written. */
   save?(tenant: string, t: T, covers: number): number;
   /** False while the structure is still completing in the background (a saved file would miss that work). */
@@ -167,6 +172,7 @@ export class PerTenant<T> {
   save(tenant: string, force = true): void {
     const e = this.tenants.get(tenant);
     if (!e || !this.source.save || (e.saved && !force)) return;
+    if (this.source.savable && !this.source.savable(e.value)) return;
     try {
       this.feed.snapshot(() => {
         this.catchUp(tenant, e, this.feed.head());
@@ -204,6 +210,7 @@ export class PerTenant<T> {
         const e: Entry<T> = { value: restored.value, seq: restored.covers, dirty: 0, saved: true };
         const caughtUp = this.catchUp(tenant, e, head);
         this.tenants.set(tenant, e);
+        if (restored.checked) this.whenChecked(tenant, e, restored.checked, t0);
         this.onEvent({ kind: 'loaded', index: this.source.name, tenant, from: 'file', covers: restored.covers, caughtUp, ms: performance.now() - t0 });
         if (caughtUp > 0) this.saveSoon(tenant);
         return e;
@@ -219,6 +226,32 @@ export class PerTenant<T> {
     this.onEvent({ kind: 'loaded', index: this.source.name, tenant, from: 'rows', fault, ...(detail ? { detail } : {}), ms: performance.now() - t0 });
     this.saveSoon(tenant);
     return e;
+  }
+
+  /**
+   * A structure loaded from files used in place whose background check is running: on a fault it is dropped,
+   * its file deleted and the tenant loaded again from the rows (searches meanwhile were answered from what had
+   * already been checked); once it passes, a save skipped meanwhile is made.
+   */
+  private whenChecked(tenant: string, e: Entry<T>, checked: Promise<CheckResult>, t0: number): void {
+    void checked.then((c) => {
+      if (this.tenants.get(tenant) !== e) return;
+      if (c.ok) {
+        this.onEvent({ kind: 'checked', index: this.source.name, tenant, ms: performance.now() - t0 });
+        if (!e.saved) this.saveSoon(tenant);
+        return;
+      }
+      this.tenants.delete(tenant);
+      this.source.discard?.(tenant);
+      this.onEvent({ kind: 'check-failed', index: this.source.name, tenant, fault: c.fault, detail: c.detail });
+      setImmediate(() => {
+        try {
+          this.get(tenant);
+        } catch {
+          // Closed meanwhile: the next search loads it.
+        }
+      }).unref();
+    });
   }
 
   /** Applies the feed's changes above the entry's seq up to `head`; returns how many docs were re-read. */

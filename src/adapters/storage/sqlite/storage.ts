@@ -24,6 +24,7 @@ import { LexicalCache } from './lexical-cache.js';
 import { VectorCache } from './vector-cache.js';
 import { DocFeed, type IndexEvent } from './per-tenant.js';
 import { assertVector } from '../sql/vector-codec.js';
+import type { VectorIndexOptions } from '../../vector/index.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or ':memory:' for a private in-memory database. */
@@ -37,6 +38,8 @@ export interface SqliteStorageOptions {
    * An in-memory database saves none unless given a directory.
    */
   indexDir?: string | false;
+  /** Options of the tenants' vector indexes (tests lower `annThreshold`); f32 row files go to the index directory. */
+  vectorIndex?: VectorIndexOptions;
   /** Told when a tenant's index is opened (from its file, or from the rows and why) or saved. */
   onIndexEvent?: (e: IndexEvent) => void;
   /** Change-feed rows older than this are pruned (ms; default one day); a reader further behind reloads. */
@@ -98,7 +101,7 @@ export class SqliteStorage extends SqlStorageBase<StoreContext> implements Stora
       const feed = new DocFeed(this.db, this.opts.feedRetentionMs ?? DEFAULT_FEED_RETENTION_MS);
       this.feed = feed;
       const files = { dir: sqliteIndexDir(this.opts), ...(this.opts.onIndexEvent ? { onEvent: this.opts.onIndexEvent } : {}) };
-      const vectors = new VectorCache(feed, stmts, opts.embeddingModel, opts.dimension, files);
+      const vectors = new VectorCache(feed, stmts, opts.embeddingModel, opts.dimension, files, this.opts.vectorIndex);
       const lexical = new LexicalCache(feed, stmts, files);
       const filterMemo = new FilterMemo(this.db);
       const write = makeWrite(this.db, () => [vectors, lexical], this.opts.readonly ?? false, feed);

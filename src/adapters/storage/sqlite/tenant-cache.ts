@@ -22,6 +22,7 @@ export abstract class TenantCache<T extends Indexed> implements TenantSource<T> 
   protected readonly tenants: PerTenant<T>;
   readonly restore?: TenantSource<T>['restore'];
   readonly save?: TenantSource<T>['save'];
+  readonly discard?: TenantSource<T>['discard'];
   /** Deletes the tenant's saved file (see `docsRemoved`). */
   private readonly drop?: (tenant: string) => void;
 
@@ -39,8 +40,9 @@ export abstract class TenantCache<T extends Indexed> implements TenantSource<T> 
       this.restore = (tenant) => {
         const t = this.empty();
         const r = loadIndexParts(path(tenant), about(tenant), this.partsToLoad(t));
-        return r.ok ? { ok: true, value: this.restored(t, r), covers: r.covers } : r;
+        return r.ok ? { ok: true, value: this.restored(t, r), covers: r.covers, ...(r.checked ? { checked: r.checked } : {}) } : r;
       };
+      this.discard = (tenant) => dropIndexParts(path(tenant));
       this.save = (tenant, t, covers) => saveIndexParts(path(tenant), about(tenant), covers, this.parts(t));
       this.drop = (tenant) => dropIndexParts(path(tenant));
     }

@@ -6,7 +6,7 @@
  * removed, embeddings put) and by the change feed for other processes' commits (see PerTenant). A write
  * transaction that fails drops them (its hooks may have run).
  */
-import { createVectorIndex, UsearchVectorIndex } from '../../vector/index.js';
+import { createVectorIndex, UsearchVectorIndex, vectorIndexSavable, type VectorIndexOptions } from '../../vector/index.js';
 import type { VectorIndex } from '../../../ports/vector-index.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
 import { DocAttributes, Interner, type DocAttrInput } from '../sql/doc-attributes.js';
@@ -40,8 +40,17 @@ export class VectorCache extends TenantCache<TenantVectors> {
     private readonly model: string,
     private readonly dimension: number,
     files: IndexFiles,
+    /** Vector index options; the f32 row files go to the index directory unless they name another. */
+    vectorOptions: VectorIndexOptions = {},
   ) {
     super('vectors', feed, files, { model, dimension });
+    this.vectorOptions = { ...(files.dir ? { rowDir: files.dir } : {}), ...vectorOptions };
+  }
+
+  private readonly vectorOptions: VectorIndexOptions;
+
+  savable(t: TenantVectors): boolean {
+    return vectorIndexSavable(t.index);
   }
 
   protected parts(t: TenantVectors): IndexParts {
@@ -119,7 +128,7 @@ export class VectorCache extends TenantCache<TenantVectors> {
   }
 
   protected empty(): TenantVectors {
-    return { index: createVectorIndex(this.dimension), attrs: new DocAttributes(this.interner) };
+    return { index: createVectorIndex(this.dimension, this.vectorOptions), attrs: new DocAttributes(this.interner) };
   }
 
   private add(tv: TenantVectors, docId: number, vector: Float32Array, attrs: DocAttrInput): void {

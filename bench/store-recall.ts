@@ -1,0 +1,82 @@
+/**
+ * `npx tsx bench/store-recall.ts --db <bench.db from bench/cold-open.ts> [--dim 512] [--queries 100]
+ *  [--expansion 192,320]` — recall@10 of a SQLite store's vector search (opened from its saved index files,
+ * after their check) against the exact f32 answer over every vector of the tenant, for each HNSW search
+ * expansion given (a fresh storage per value; the graph file is the same). Query vectors are cold-open's.
+ * Reported twice: by doc id, and by score (a hit counts when it scores at least the exact 10th best: docs that
+ * share a vector, as bench stores have many, tie, and the exact answer picks among them arbitrarily).
+ */
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
+import { blobToVector, unit } from '../src/adapters/storage/sql/vector-codec.js';
+import { loadUsearch } from '../src/adapters/vector/usearch-module.js';
+import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
+import { rng } from './perf/synthetic.js';
+import { percentile, round } from './stats.js';
+
+const { values: opts } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    dim: { type: 'string', default: '512' },
+    queries: { type: 'string', default: '100' },
+    expansion: { type: 'string', default: '192' },
+  },
+});
+const DIM = Number(opts.dim);
+const TENANT = 'bench';
+const MODEL = 'bench-synthetic';
+
+/** bench/cold-open.ts's query vectors (the same generator and seeds). */
+function vectorFor(i: number): Float32Array {
+  const r = rng(1_000_003 + i);
+  const c = rng(7 + (i % 200));
+  const v = new Float32Array(DIM);
+  let norm = 0;
+  for (let j = 0; j < DIM; j++) {
+    v[j] = c() - 0.5 + (r() - 0.5) * 0.6;
+    norm += v[j]! ** 2;
+  }
+  norm = Math.sqrt(norm);
+  for (let j = 0; j < DIM; j++) v[j]! /= norm;
+  return v;
+}
+
+const usearch = loadUsearch();
+if (!usearch || !opts.db) throw new Error('usage: --db <file> (and the usearch module)');
+const n = Number(opts.queries);
+const queries = Array.from({ length: n }, (_, i) => unit(vectorFor(10_000_000 + i)));
+const db = new Database(opts.db, { readonly: true });
+const rows = db
+  .prepare('SELECT d.doc_id, e.vector FROM docs d JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash WHERE d.tenant = ?')
+  .raw()
+  .all(MODEL, TENANT) as [number, Buffer][];
+db.close();
+const data = new Float32Array(rows.length * DIM);
+rows.forEach(([, v], i) => data.set(unit(blobToVector(v)), i * DIM));
+const exact = queries.map((q) => usearch.exactSearch(data, q, DIM, 10, 'ip', 2));
+const exactIds = exact.map((m) => new Set(Array.from(m.keys, (k) => rows[Number(k)]![0])));
+/** The exact 10th best score per query (ip distance is 1 − dot). */
+const tenth = exact.map((m) => 1 - m.distances[m.distances.length - 1]!);
+console.log(`exact answers for ${n} queries over ${rows.length} vectors`);
+
+for (const expansion of opts.expansion.split(',').map(Number)) {
+  const events: IndexEvent[] = [];
+  const s = await openSqliteStorage({ path: opts.db, readonly: true, vectorIndex: { hnsw: { expansionSearch: expansion } }, onIndexEvent: (e) => events.push(e) });
+  await s.init({ embeddingModel: MODEL, dimension: DIM });
+  await s.vectorSearch({ tenant: TENANT, vector: queries[0]!, k: 10, now: Date.now() });
+  while (!events.some((e) => e.kind === 'checked' || e.kind === 'check-failed')) await new Promise((r) => setTimeout(r, 50));
+  let sum = 0;
+  let tied = 0;
+  const lat: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const got = await s.vectorSearch({ tenant: TENANT, vector: queries[i]!, k: 10, now: Date.now() });
+    lat.push(performance.now() - t);
+    sum += got.filter((h) => exactIds[i]!.has(h.docId)).length / 10;
+    // Docs that share a vector tie; any of them is a right answer: count hits scoring at least the 10th exact score.
+    tied += got.filter((h) => h.score >= tenth[i]! - 1e-5).length / 10;
+  }
+  console.log(JSON.stringify({ expansion, recallAt10: round(sum / n, 3), recallAt10ByScore: round(tied / n, 3), vectorP50: round(percentile(lat, 50)), vectorP95: round(percentile(lat, 95)), loads: events.map((e) => e.kind) }));
+  await s.close();
+}
