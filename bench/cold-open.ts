@@ -19,19 +19,19 @@
  * Vectors are synthetic (clustered, unit, deterministic); texts are bench/perf's synthetic events.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { openSqliteStorage, type SqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import { blobToVector, unit } from '../src/adapters/storage/sql/vector-codec.js';
+import { unit } from '../src/adapters/storage/sql/vector-codec.js';
 import { loadUsearch } from '../src/adapters/vector/usearch-module.js';
 import { createHeuristicReranker, createMemory, type Embedder, type Memory } from '../src/index.js';
 import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
 import { makeEvent } from '../src/testing/storage-factories.js';
 import { rng, synthEvents, synthQueries } from './perf/synthetic.js';
 import { median, percentile, round } from './stats.js';
+import { readStoreRows } from './store-rows.js';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -170,20 +170,13 @@ async function child(): Promise<void> {
 async function recallAt10(s: SqliteStorage): Promise<number> {
   const usearch = loadUsearch();
   if (!usearch) return NaN;
-  const db = new Database(opts.db!, { readonly: true });
-  const rows = db
-    .prepare('SELECT d.doc_id, e.vector FROM docs d JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash WHERE d.tenant = ?')
-    .raw()
-    .all(MODEL, TENANT) as [number, Buffer][];
-  db.close();
-  const data = new Float32Array(rows.length * DIM);
-  rows.forEach(([, v], i) => data.set(unit(blobToVector(v)), i * DIM));
+  const { ids, data } = readStoreRows(opts.db!, TENANT, MODEL, DIM);
   let sum = 0;
   const n = 100;
   for (let i = 0; i < n; i++) {
     const q = unit(queryVectors[i]!);
     const exact = usearch.exactSearch(data, q, DIM, 10, 'ip', 2);
-    const want = new Set(Array.from(exact.keys, (k) => rows[Number(k)]![0]));
+    const want = new Set(Array.from(exact.keys, (k) => ids[Number(k)]!));
     const got = await s.vectorSearch({ tenant: TENANT, vector: q, k: 10, now: Date.now() });
     sum += got.filter((h) => want.has(h.docId)).length / 10;
   }
@@ -238,6 +231,7 @@ async function main(): Promise<void> {
   const n = Number(opts.size);
   const runs = Number(opts.runs);
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'engram-cold-open-'));
+  mkdirSync(dir, { recursive: true });
   const db = join(dir, 'bench.db');
   console.log(`cold open, SQLite, ${n} memories, ${DIM}-d vectors; load ${loadavg().map((x) => round(x, 1)).join(' ')}`);
   const marker = join(dir, `built-${n}-${DIM}`);

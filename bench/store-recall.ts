@@ -7,13 +7,13 @@
  * share a vector, as bench stores have many, tie, and the exact answer picks among them arbitrarily).
  */
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import { blobToVector, unit } from '../src/adapters/storage/sql/vector-codec.js';
+import { unit } from '../src/adapters/storage/sql/vector-codec.js';
 import { loadUsearch } from '../src/adapters/vector/usearch-module.js';
 import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
 import { rng } from './perf/synthetic.js';
 import { percentile, round } from './stats.js';
+import { readStoreRows } from './store-rows.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -46,19 +46,12 @@ const usearch = loadUsearch();
 if (!usearch || !opts.db) throw new Error('usage: --db <file> (and the usearch module)');
 const n = Number(opts.queries);
 const queries = Array.from({ length: n }, (_, i) => unit(vectorFor(10_000_000 + i)));
-const db = new Database(opts.db, { readonly: true });
-const rows = db
-  .prepare('SELECT d.doc_id, e.vector FROM docs d JOIN embeddings e ON e.model = ? AND e.content_hash = d.content_hash WHERE d.tenant = ?')
-  .raw()
-  .all(MODEL, TENANT) as [number, Buffer][];
-db.close();
-const data = new Float32Array(rows.length * DIM);
-rows.forEach(([, v], i) => data.set(unit(blobToVector(v)), i * DIM));
+const { ids, data } = readStoreRows(opts.db, TENANT, MODEL, DIM);
 const exact = queries.map((q) => usearch.exactSearch(data, q, DIM, 10, 'ip', 2));
-const exactIds = exact.map((m) => new Set(Array.from(m.keys, (k) => rows[Number(k)]![0])));
+const exactIds = exact.map((m) => new Set(Array.from(m.keys, (k) => ids[Number(k)]!)));
 /** The exact 10th best score per query (ip distance is 1 − dot). */
 const tenth = exact.map((m) => 1 - m.distances[m.distances.length - 1]!);
-console.log(`exact answers for ${n} queries over ${rows.length} vectors`);
+console.log(`exact answers for ${n} queries over ${ids.length} vectors`);
 
 for (const expansion of opts.expansion.split(',').map(Number)) {
   const events: IndexEvent[] = [];
