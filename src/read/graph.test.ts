@@ -93,6 +93,19 @@ describe('graph-aware retrieval', () => {
     expect((await t.memory.getContext('Where does my manager live?', NO_WINDOW)).entities ?? []).toEqual([]);
   });
 
+  it('extended kin is asked for: "Who is Lena\'s uncle?" finds the relative_of relation and its statement', async () => {
+    t = await openTestMemory();
+    const [uncle] = await t.memory.logEvents([
+      { type: 'note', content: "Tomas is Lena's uncle.", ts: '2025-01-01T10:00:00Z' },
+      { type: 'note', content: 'Lena works at Halden Bank.', ts: '2025-01-02T10:00:00Z' },
+    ]);
+    await t.memory.flush();
+    const ctx = await t.memory.getContext("Who is Lena's uncle?", NO_WINDOW);
+    expect(ctx.entities?.[0]).toMatchObject({ type: 'relative_of' });
+    expect(ctx.entities![0]!.provenance.eventIds).toEqual([uncle!.id]);
+    expect(ctx.entities!.map((e) => e.type)).not.toContain('works_at');
+  });
+
   it('looks up every 1–4-word span that is not only stop words', () => {
     expect(querySpans('Who runs Salt & Ember now?')).toContain('Salt & Ember');
     expect(new Set(querySpans("Who is Alice's manager?"))).toEqual(new Set(["Who is Alice's", "Who is Alice's manager", "is Alice's", "is Alice's manager", "Alice's", "Alice's manager", 'manager']));

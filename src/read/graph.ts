@@ -102,6 +102,7 @@ const CUES: Cue[] = [
   { re: /\b(friends?|befriend\w*)\b/i, types: ['friend_of'], named: 'either' },
   { re: /\b(sister|brother|sibling)s?\b/i, types: ['sibling_of'], named: 'either' },
   { re: /\b(mother|father|mom|dad|parents?)\b/i, types: ['parent_of'], named: 'target' },
+  { re: /\b(uncles?|aunts?|aunties|nephews?|nieces?|cousins?|grand(?:mother|father|ma|pa|son|daughter|parent|child|children|kids?)s?|relatives?|in-laws?)\b/i, types: ['relative_of'], named: 'either' },
   { re: /\b(sons?|daughters?|kids?|children|child)\b/i, types: ['parent_of'], named: 'source' },
   // "like" after a verb of seeming or a form of "be" compares ("look like", "is like"): it asks for no liking.
   { re: /(?<!\b(?:looks?|looked|looking|feels?|felt|feeling|sounds?|sounded|seems?|seemed|is|was|be|are|were)\s+)\b(like|likes|liked|love|loves|enjoy|enjoys|favou?rite|fan|into|hobby|hobbies|interest\w*|passion\w*)\b/i, types: ['likes', 'prefers'], named: 'either' },
