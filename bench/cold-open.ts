@@ -31,7 +31,7 @@ import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
 import { makeEvent } from '../src/testing/storage-factories.js';
 import { rng, synthEvents, synthQueries } from './perf/synthetic.js';
 import { median, percentile, round } from './stats.js';
-import { readStoreRows } from './store-rows.js';
+import { clusteredVector, readStoreRows } from './store-rows.js';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -60,20 +60,7 @@ const MODEL = 'bench-synthetic';
 const DIM = Number(opts.dim);
 const WINDOW = 20;
 
-/** Clustered unit vectors, deterministic per index. */
-function vectorFor(i: number): Float32Array {
-  const r = rng(1_000_003 + i);
-  const c = rng(7 + (i % 200));
-  const v = new Float32Array(DIM);
-  let norm = 0;
-  for (let j = 0; j < DIM; j++) {
-    v[j] = (c() - 0.5) + (r() - 0.5) * 0.6;
-    norm += v[j]! ** 2;
-  }
-  norm = Math.sqrt(norm);
-  for (let j = 0; j < DIM; j++) v[j]! /= norm;
-  return v;
-}
+const vectorFor = (i: number): Float32Array => clusteredVector(i, DIM);
 
 const queries = synthQueries(200, 1000);
 const queryVectors = queries.map((_, i) => vectorFor(10_000_000 + i));

@@ -11,9 +11,8 @@ import { openSqliteStorage } from '../src/adapters/storage/sqlite/index.js';
 import { unit } from '../src/adapters/storage/sql/vector-codec.js';
 import { loadUsearch } from '../src/adapters/vector/usearch-module.js';
 import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
-import { rng } from './perf/synthetic.js';
 import { percentile, round } from './stats.js';
-import { readStoreRows } from './store-rows.js';
+import { clusteredVector, readStoreRows } from './store-rows.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -27,20 +26,7 @@ const DIM = Number(opts.dim);
 const TENANT = 'bench';
 const MODEL = 'bench-synthetic';
 
-/** bench/cold-open.ts's query vectors (the same generator and seeds). */
-function vectorFor(i: number): Float32Array {
-  const r = rng(1_000_003 + i);
-  const c = rng(7 + (i % 200));
-  const v = new Float32Array(DIM);
-  let norm = 0;
-  for (let j = 0; j < DIM; j++) {
-    v[j] = c() - 0.5 + (r() - 0.5) * 0.6;
-    norm += v[j]! ** 2;
-  }
-  norm = Math.sqrt(norm);
-  for (let j = 0; j < DIM; j++) v[j]! /= norm;
-  return v;
-}
+const vectorFor = (i: number): Float32Array => clusteredVector(i, DIM);
 
 const usearch = loadUsearch();
 if (!usearch || !opts.db) throw new Error('usage: --db <file> (and the usearch module)');
