@@ -6,14 +6,13 @@
  * after the others (in their order); events without a session and other kinds keep their place among the kept
  * ones. Other questions are left as they are; `getContext` is unchanged.
  *
- * Measured (LoCoMo evidence R@10, categories 1–4, dev = conv-26, -30, -41, tuned there; docs/benchmarks.md,
- * 2026-11-26): hybrid dev 0.8299 → 0.8345 (cap 4 alone 0.8319, no neighbours alone 0.8332), all ten 0.8040 →
- * 0.8055, multi-hop 0.515 → 0.523.
+ * Chosen on LoCoMo's dev split; the figures and the variants tried are in docs/benchmarks.md ("Hybrid search: a
+ * gathering question spreads across sessions").
  */
 import { words } from './text.js';
 import type { Candidate } from './types.js';
 
-/** Events of one session kept in place before the rest of that session moves down (measured: 4). */
+/** Events of one session kept in place before the rest of that session moves down (see docs/benchmarks.md). */
 export const SESSION_CAP = 4;
 
 const NOT_A_PLURAL = new Set(['is', 'was', 'does', 'has', 'this', 'his', 'its', 'thus', 'plus', 'always', 'perhaps']);
