@@ -9,7 +9,7 @@
  * Records are the stored records as they are (camelCase fields, times in epoch milliseconds, ids, seqs,
  * versions and counters kept) without their tenant: the tenant is the header's, or the one import is told to
  * restore into. The closing line counts the records written: a file cut short has no closing line (or wrong
- * counts) and is refused whole. A new record kind is one schema here plus its storage pair (ports/storage.ts).
+ * counts) and is refused whole. A new record kind is one schema here plus its storage pair (ports/storage/backup.ts).
  */
 import { z } from 'zod';
 import { ACTORS, EVENT_TYPES, FACT_KINDS, LINK_TYPES, OUTCOMES, PII_KINDS, type Json } from '../core/types.js';
