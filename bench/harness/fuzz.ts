@@ -10,6 +10,7 @@
  * the tenant by design.
  */
 import { call } from './server.js';
+import { rng } from '../lib/rng.js';
 
 type Schema = Record<string, unknown>;
 interface Operation {
@@ -28,18 +29,6 @@ export interface FuzzResult {
   serverErrors: { method: string; path: string; status: number; body: string }[];
   expectedWrites: number;
   observedWrites: number;
-}
-
-/** mulberry32: a seeded generator, so a run can be repeated. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function operations(doc: Schema): Operation[] {

@@ -4,6 +4,9 @@
  * Deterministic for a seed. Shared by `npm run bench:perf --` and `bench/core.ts`.
  */
 import type { EventInput, FactInput } from '../../src/index.js';
+import { rng } from '../lib/rng.js';
+
+export { rng };
 
 const services = ['payments', 'checkout', 'search', 'auth', 'inventory', 'notifications', 'billing', 'gateway', 'orders', 'reports', 'media', 'profiles'];
 const people = ['Alice', 'Bruno', 'Chen', 'Dana', 'Emeka', 'Farah', 'Goran', 'Hana', 'Ivan', 'Jia', 'Kofi', 'Lena'];
@@ -12,18 +15,6 @@ export const symptoms = ['p99 latency doubled', 'error rate above 2%', 'pods res
 export const causes = ['connection pool exhaustion', 'a missing database index', 'a bad config push', 'an expired certificate', 'a memory leak in the worker', 'a retry storm', 'noisy neighbour on the node', 'a schema mismatch after migration', 'DNS resolution delays', 'an overloaded replica'];
 const actions = ['rolled back the release', 'raised the pool size', 'added the missing index', 'rotated the certificate', 'restarted the workers', 'scaled the deployment out', 'throttled the batch job', 'flushed the cache', 'pinned the previous image', 'opened an incident'];
 const topics = ['the quarterly roadmap', 'on-call handover', 'the pricing change', 'the data retention policy', 'the new onboarding flow', 'the vendor contract', 'the hiring plan', 'the latency budget'];
-
-/** Mulberry32: small, fast, seedable. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
