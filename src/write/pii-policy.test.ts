@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesUnder } from '../../testing/files.js';
 import { openTestMemory, type TestMemory } from '../../testing/memory-fixture.js';
-import { EngramError } from '../core/errors.js';
+import { rejection } from '../core/errors.test-support.js';
 import { createMemory } from '../memory.js';
 import { openSqliteStorage } from '../adapters/storage/sqlite/index.js';
 import { sharedEmbedder } from '../../testing/memory-fixture.js';
@@ -20,15 +20,6 @@ const PII = {
   card: '4111 1111 1111 1111',
 };
 const RAW = Object.values(PII);
-
-async function rejection(p: Promise<unknown>): Promise<EngramError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(EngramError);
-  return e as EngramError;
-}
 
 const dbBytes = bytesUnder; // the database, its WAL and the saved index files
 

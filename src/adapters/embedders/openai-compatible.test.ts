@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngramError } from '../../core/errors.js';
+import { rejection } from '../../core/errors.test-support.js';
 import { createOpenAiCompatibleEmbedder, type OpenAiCompatibleConfig } from './openai-compatible.js';
 
 interface Received {
@@ -68,15 +68,6 @@ const fastRetry = { retry: { baseDelayMs: 5, maxDelayMs: 20 } };
 
 function config(baseUrl: string, extra: Partial<OpenAiCompatibleConfig> = {}): OpenAiCompatibleConfig {
   return { provider: 'openai-compatible', baseUrl, model: 'test-embed', batchSize: 64, timeoutMs: 5_000, ...extra };
-}
-
-async function rejection(p: Promise<unknown>): Promise<EngramError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(EngramError);
-  return e as EngramError;
 }
 
 describe('OpenAI-compatible embedder', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EngramError } from '../../core/errors.js';
+import { rejection } from '../../core/errors.test-support.js';
 import { createAnthropicLlm } from './anthropic.js';
 import { fakeAnthropic, fakeTokens, type Script } from './fake-protocols.test-support.js';
 import { generateObject } from './generate-object.js';
@@ -23,15 +24,6 @@ async function serve(script: Script): Promise<Loopback> {
 
 function llmFor(lb: Loopback, extra: { timeoutMs?: number; maxRetries?: number; apiKey?: string } = {}, http: LlmHttpOptions = FAST) {
   return createAnthropicLlm({ baseUrl: lb.origin, model: 'claude-test', apiKey: KEY, ...extra }, http);
-}
-
-async function rejection(p: Promise<unknown>): Promise<EngramError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(EngramError);
-  return e as EngramError;
 }
 
 const fact = z.object({

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngramError } from '../../core/errors.js';
+import { rejection } from '../../core/errors.test-support.js';
 import { createHttpReranker, MAX_DOCUMENTS_PER_REQUEST, type HttpRerankerConfig } from './http.js';
 
 interface RerankBody {
@@ -91,15 +91,6 @@ const QUERY = 'why did the backup job fail';
 
 function config(baseUrl: string, extra: Partial<HttpRerankerConfig> = {}): HttpRerankerConfig {
   return { provider: 'http', baseUrl, timeoutMs: 5_000, ...extra };
-}
-
-async function rejection(p: Promise<unknown>): Promise<EngramError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(EngramError);
-  return e as EngramError;
 }
 
 describe('HTTP reranker', () => {
