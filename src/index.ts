@@ -12,7 +12,7 @@ export { parseEngramConfig, parseContextConfig, type EngramConfig, type EngramCo
 export type * from './core/types.js';
 export type { Entity, Relation, GraphProvenance } from './core/graph.js';
 export type { GraphApi, GraphScope, RefEntity, RefGraph, RefRelation, RelationInput, RelationQueryInput, RelationView } from './graph/api.js';
-export type { GraphHitView } from './read/graph.js';
+export type { GraphHitView } from './read/graph-render.js';
 export type { EventInput, FactInput } from './write/input.js';
 export type { Storage } from './ports/storage.js';
 export type { Embedder } from './ports/embedder.js';

@@ -15,7 +15,8 @@ import { nameKey, relationTypeKey, type Entity, type GraphProvenance, type Relat
 import { newId } from '../core/ids.js';
 import type { Clock } from '../ports/clock.js';
 import type { GraphStore, ScopeFilter } from '../ports/storage.js';
-import { graphRetrieve, hitView, type GraphHitView } from '../read/graph.js';
+import { graphRetrieve } from '../read/graph.js';
+import { hitView, type GraphHitView } from '../read/graph-render.js';
 import { queryTimeWindow } from '../read/time-window.js';
 
 export interface GraphScope {

@@ -5,20 +5,24 @@
  *   window    the episodic window from the timeline (`queryEvents`): last N events or the last T minutes of
  *             the task/session, with the window's own filters and the read-time episodic TTL;
  *   semantic  lexical (BM25) and vector hits over the retrieval projection, fused into relevance (fuse.ts);
- *             in hybrid mode, when the query names a time, also the hits of both indexes within it (time-window.ts).
+ *             in hybrid mode, when the query names a time, also the hits of both indexes within it (time-window.ts);
+ *   records   the window's events scored as candidates, and the records (events, facts, episodes) of chosen items.
  */
 import type { ContextConfig } from '../core/config.js';
 import { EngramError } from '../core/errors.js';
+import { eventToDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../ports/storage.js';
-import { calibrateVector, fuse, lexicalCeiling, type Fused, type VectorCalibration } from './fuse.js';
+import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type Fused, type VectorCalibration } from './fuse.js';
 import { looksConversational } from './conversation.js';
 import { cosine } from './mmr.js';
+import { kindBoost, type RoutePlan } from './router.js';
+import { scoreCandidate } from './score.js';
 import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens, words } from './text.js';
 import type { TimeWindow } from './time-window.js';
-import type { RetrievalMode } from './types.js';
+import type { Candidate, ReadDeps, RetrievalMode } from './types.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -265,4 +269,61 @@ export async function loadFacts(storage: Storage, tenant: string, ids: readonly 
   if (ids.length === 0) return new Map();
   const facts = storage.getFacts ? await storage.getFacts(tenant, ids) : await Promise.all(ids.map((id) => storage.getFact(tenant, id)));
   return new Map(facts.filter((f): f is Fact => f !== undefined).map((f) => [f.id, f]));
+}
+
+/**
+ * Window events as candidates, scored with the same weights. Their vector evidence is calibrated on the
+ * semantic pool plus the window itself: a filtered semantic pool can be tiny, and the window's own spread
+ * tells which recent events are about the query.
+ */
+export async function windowCandidates(
+  deps: ReadDeps,
+  events: readonly MemoryEvent[],
+  vector: Float32Array | undefined,
+  sem: SemanticCandidates,
+  config: ContextConfig,
+  plan: RoutePlan,
+  now: number,
+): Promise<{ candidates: Candidate[]; cosines: Map<string, number> }> {
+  const vectors = vector && events.length > 0 ? await deps.storage.getEmbeddings(events.map((e) => e.contentHash)) : new Map<string, Float32Array>();
+  const cosines = new Map<string, number>();
+  for (const e of events) {
+    const v = vectors.get(e.contentHash);
+    if (v && vector) cosines.set(e.id, cosine(vector, v));
+  }
+  const cal = calibrateVector([...sem.vectorPool, ...cosines.values()]);
+  const candidates = events.map((e): Candidate => {
+    const doc = eventToDoc(e);
+    const cos = cosines.get(e.id);
+    const evidence = cos !== undefined && cal ? vectorEvidence(cos, cal) : null;
+    const fused = evidence === null ? undefined : { vector: evidence, lexical: null, relevance: evidence };
+    const scores = scoreCandidate(doc, fused, config.scoring, now, { recencyFactor: plan.recencyFactor, boost: kindBoost(plan, doc.kind) });
+    return { doc, origin: 'window', event: e, scores };
+  });
+  return { candidates, cosines };
+}
+
+/**
+ * Attaches events (tool rendering), facts (conflict checks, confidence) and episodes with their links (outcome
+ * labels) to the chosen items.
+ */
+export async function attachRecords(deps: ReadDeps, tenant: string, items: readonly Candidate[]): Promise<Candidate[]> {
+  const eventIds = items.filter((c) => c.doc.kind === 'event' && !c.event).map((c) => c.doc.refId);
+  const factIds = items.filter((c) => c.doc.kind === 'fact' && !c.fact).map((c) => c.doc.refId);
+  const episodeIds = items.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
+  const [events, facts, episodes, links] = await Promise.all([
+    loadEvents(deps.storage, tenant, eventIds),
+    loadFacts(deps.storage, tenant, factIds),
+    episodeIds.length ? deps.storage.getEpisodes(tenant, episodeIds.filter((id) => !items.find((c) => c.doc.refId === id)?.episode)) : Promise.resolve([]),
+    episodeIds.length ? deps.storage.getLinks({ tenant, ids: episodeIds, direction: 'both' }) : Promise.resolve([]),
+  ]);
+  const byId = new Map(episodes.map((e) => [e.id, e]));
+  return items.map((c) => {
+    const out: Candidate = { ...c, event: c.event ?? events.get(c.doc.refId), fact: c.fact ?? facts.get(c.doc.refId) };
+    if (c.doc.kind === 'episode') {
+      out.episode = c.episode ?? byId.get(c.doc.refId);
+      out.links = links.filter((l) => l.fromId === c.doc.refId || l.toId === c.doc.refId);
+    }
+    return out;
+  });
 }

@@ -3,7 +3,7 @@ import { parseContextConfig, parseEngramConfig, type ContextConfigInput } from '
 import { createScrubber } from '../write/scrub.js';
 import { isEngramError } from '../core/errors.js';
 import type { Embedder } from '../ports/embedder.js';
-import { buildContext, mergeScope } from './context.js';
+import { buildContext } from './context.js';
 import { embedWith, indexPending, newEvent, openTestStore, putFacts, readDeps, realEmbedder, type TestStore } from './e2e.test-support.js';
 import type { ReadDeps } from './types.js';
 
@@ -246,16 +246,5 @@ describe('buildContext (SQLite + USE-lite)', () => {
     const noMinutes = parseContextConfig({ episodic_window: { mode: 'since_minutes' } });
     const e2 = await buildContext(deps, { tenant: 't1', query: QUERY, config: noMinutes }).catch((e: unknown) => e);
     expect((e2 as { issues: { path: string }[] }).issues[0]!.path).toBe('episodic_window.since_minutes');
-  });
-});
-
-describe('mergeScope', () => {
-  it('narrows the request scope with the config scope and drops undefined fields', () => {
-    expect(mergeScope({ userId: 'u1', agentId: undefined }, { session_id: 's1' })).toEqual({ userId: 'u1', sessionId: 's1' });
-    expect(mergeScope(undefined, undefined)).toEqual({});
-  });
-
-  it('rejects a config scope that contradicts the request', () => {
-    expect(() => mergeScope({ userId: 'u1' }, { user_id: 'u2' })).toThrow(/scope\.user_id/);
   });
 });

@@ -14,30 +14,19 @@
  * merges into it instead of taking one of the top_k semantic slots.
  */
 import type { ContextConfig } from '../core/config.js';
-import { eventToDoc } from '../core/docs.js';
-import { EngramError } from '../core/errors.js';
 import { parseFilter, type FilterNode } from '../core/filter.js';
 import { newId } from '../core/ids.js';
-import type { MemoryEvent } from '../core/types.js';
-import type { ScopeFilter } from '../ports/storage.js';
 import { fitBudget, type BudgetResult } from './budget.js';
-import {
-  candidatePoolSize,
-  episodicCutoff,
-  fetchSemantic,
-  fetchWindow,
-  loadEvents,
-  loadFacts,
-  type SemanticCandidates,
-} from './candidates.js';
+import { attachRecords, candidatePoolSize, episodicCutoff, fetchSemantic, fetchWindow, windowCandidates, type SemanticCandidates } from './candidates.js';
 import { chainsFor } from './causal.js';
 import { detectConflicts, judgeConflicts, resolveConflicts, type ResolveResult } from './conflicts.js';
 import { pickCounterExample } from './counter.js';
 import { dedupe } from './dedupe.js';
-import { calibrateVector, vectorEvidence } from './fuse.js';
 import { hopCandidates } from './hops.js';
-import { entitiesSection, graphRetrieve, hitView, liftingHits, withGraphSupport, type GraphHit } from './graph.js';
-import { cosine, mmrSelect, type NearDuplicate } from './mmr.js';
+import { graphRetrieve, type GraphHit } from './graph.js';
+import { entitiesSection, hitView } from './graph-render.js';
+import { liftingHits, withGraphSupport } from './graph-support.js';
+import { mmrSelect, type NearDuplicate } from './mmr.js';
 import { excerpt } from './excerpt.js';
 import { DropLog, retrievedItems } from './explain.js';
 import { itemBody, renderItems } from './render.js';
@@ -49,7 +38,7 @@ import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
-import { readScopes, type ReadScopes } from './scopes.js';
+import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
 import { applyFloor, coverage, queryStems } from './floor.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
@@ -58,88 +47,8 @@ import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } 
 /** Causal chains are told through at most this many of the best retrieved episodes. */
 export const MAX_CHAIN_SEEDS = 3;
 
-const SCOPE_FIELDS = [
-  ['user_id', 'userId'],
-  ['agent_id', 'agentId'],
-  ['session_id', 'sessionId'],
-] as const;
-
-/** The request scope narrowed by the config's scope; the two must not disagree. */
-export function mergeScope(requestScope: ScopeFilter | undefined, configScope: ContextConfig['scope']): ScopeFilter {
-  // Absent and undefined are the same here; storage sees only fields that narrow.
-  const scope: ScopeFilter = Object.fromEntries(Object.entries(requestScope ?? {}).filter(([, v]) => v !== undefined));
-  for (const [snake, camel] of SCOPE_FIELDS) {
-    const value = configScope?.[snake];
-    if (value === undefined) continue;
-    if (scope[camel] !== undefined && scope[camel] !== value) {
-      throw new EngramError('VALIDATION', `scope.${snake} (${value}) contradicts the request scope (${scope[camel]})`, {
-        issues: [{ path: `scope.${snake}`, message: 'differs from the request scope' }],
-      });
-    }
-    scope[camel] = value;
-  }
-  return scope;
-}
-
 /** A fresh one per request: later steps add vectors to it. */
 const emptySemantic = (): SemanticCandidates => ({ docs: [], fused: new Map(), vectors: new Map(), vectorPool: [] });
-
-/**
- * Window events as candidates, scored with the same weights. Their vector evidence is calibrated on the
- * semantic pool plus the window itself: a filtered semantic pool can be tiny, and the window's own spread
- * tells which recent events are about the query.
- */
-async function windowCandidates(
-  deps: ReadDeps,
-  events: readonly MemoryEvent[],
-  vector: Float32Array | undefined,
-  sem: SemanticCandidates,
-  config: ContextConfig,
-  plan: RoutePlan,
-  now: number,
-): Promise<{ candidates: Candidate[]; cosines: Map<string, number> }> {
-  const vectors = vector && events.length > 0 ? await deps.storage.getEmbeddings(events.map((e) => e.contentHash)) : new Map<string, Float32Array>();
-  const cosines = new Map<string, number>();
-  for (const e of events) {
-    const v = vectors.get(e.contentHash);
-    if (v && vector) cosines.set(e.id, cosine(vector, v));
-  }
-  const cal = calibrateVector([...sem.vectorPool, ...cosines.values()]);
-  const candidates = events.map((e): Candidate => {
-    const doc = eventToDoc(e);
-    const cos = cosines.get(e.id);
-    const evidence = cos !== undefined && cal ? vectorEvidence(cos, cal) : null;
-    const fused = evidence === null ? undefined : { vector: evidence, lexical: null, relevance: evidence };
-    const scores = scoreCandidate(doc, fused, config.scoring, now, { recencyFactor: plan.recencyFactor, boost: kindBoost(plan, doc.kind) });
-    return { doc, origin: 'window', event: e, scores };
-  });
-  return { candidates, cosines };
-}
-
-/**
- * Attaches events (tool rendering), facts (conflict checks, confidence) and episodes with their links (outcome
- * labels) to the chosen items.
- */
-async function attachRecords(deps: ReadDeps, tenant: string, items: readonly Candidate[]): Promise<Candidate[]> {
-  const eventIds = items.filter((c) => c.doc.kind === 'event' && !c.event).map((c) => c.doc.refId);
-  const factIds = items.filter((c) => c.doc.kind === 'fact' && !c.fact).map((c) => c.doc.refId);
-  const episodeIds = items.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
-  const [events, facts, episodes, links] = await Promise.all([
-    loadEvents(deps.storage, tenant, eventIds),
-    loadFacts(deps.storage, tenant, factIds),
-    episodeIds.length ? deps.storage.getEpisodes(tenant, episodeIds.filter((id) => !items.find((c) => c.doc.refId === id)?.episode)) : Promise.resolve([]),
-    episodeIds.length ? deps.storage.getLinks({ tenant, ids: episodeIds, direction: 'both' }) : Promise.resolve([]),
-  ]);
-  const byId = new Map(episodes.map((e) => [e.id, e]));
-  return items.map((c) => {
-    const out: Candidate = { ...c, event: c.event ?? events.get(c.doc.refId), fact: c.fact ?? facts.get(c.doc.refId) };
-    if (c.doc.kind === 'episode') {
-      out.episode = c.episode ?? byId.get(c.doc.refId);
-      out.links = links.filter((l) => l.fromId === c.doc.refId || l.toId === c.doc.refId);
-    }
-    return out;
-  });
-}
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
@@ -252,10 +161,10 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     for (const [hash, v] of hops.vectors) sem.vectors.set(hash, v);
     semantic = [...semantic, ...hops.candidates].sort(byFinal);
   }
-  // Knowledge graph: relations around the entities the query names; their supporting memories join (graph.ts).
+  // Knowledge graph: relations around the entities the query names; their supporting memories join (graph-support.ts).
   const graph = p.query ? await graphRetrieve(deps.storage, { tenant: p.tenant, scope: p.scopes.semantic, query: p.query, timeWindow: p.timeWindow, validAt: config.as_of }) : [];
   // Relations read in the direction the query says lift their statements, and a relation matched by type alone only
-  // when it is the one of its type (graph.ts liftingHits): among several, lifting them took the slots of memories
+  // when it is the one of its type (graph-support.ts liftingHits): among several, lifting them took the slots of memories
   // search ranked higher. All strong relations still show in the Entities section.
   const lifting = liftingHits(graph);
   if (lifting.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, lifting, cutoff);
@@ -372,7 +281,7 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
 
   const detected = detectConflicts(chosen, { policy: deps.factPolicy });
   const verdicts = await judgeConflicts(deps.conflictJudge, p.query, chosen, detected);
-  // The Entities section (graph.ts) takes its share of the budget first; the sections fill the rest.
+  // The Entities section (graph-render.ts) takes its share of the budget first; the sections fill the rest.
   const scrub = p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined;
   // Only the relations the query asked for: the rest would take budget from the memories.
   const entities = entitiesSection(gathered.graph.filter((h) => h.strong), { budget: p.config.merge_policy.token_budget, tokens: deps.tokens, provenanceInline: p.config.guardrails.provenance_inline, scrub });

@@ -15,17 +15,13 @@
  * The memories that support the strongest relations (those the query's words asked for, or joining two named
  * entities) join the candidates at the relevance of the best one; where the query said the direction (or the
  * relation chains or joins two named entities) ahead of the others, in the order of their relations, so the
- * statement "Carol manages Alice." is read before "Alice manages Bob."; the relations render in an "Entities" section.
+ * statement "Carol manages Alice." is read before "Alice manages Bob." (graph-support.ts); the relations render in an
+ * "Entities" section (graph-render.ts).
  */
-import { eventToDoc } from '../core/docs.js';
-import { matchesFilter, type FilterNode } from '../core/filter.js';
-import { nameKey, relationSentence, type Entity, type GraphProvenance, type Relation } from '../core/graph.js';
-import { SCOPE_KEYS, type Doc, type DocKind } from '../core/types.js';
+import { nameKey, type Entity, type Relation } from '../core/graph.js';
 import type { GraphStore, ScopeFilter, TimelineStore } from '../ports/storage.js';
 import { SYMMETRIC_TYPES } from '../learn/graph/rules.js';
-import { sectionBlock } from './render.js';
 import type { TimeWindow } from './time-window.js';
-import type { Candidate, ReadDeps } from './types.js';
 
 export interface GraphHit {
   relation: Relation;
@@ -39,24 +35,6 @@ export interface GraphHit {
   precise?: boolean | undefined;
   /** The query said this relation's type and direction (or it continues such a chain): not merely two names joined. */
   directed?: boolean | undefined;
-}
-
-/** What a context result carries for each relation shown (JSON-ready). */
-export interface GraphHitView {
-  relationId: string;
-  text: string;
-  type: string;
-  source: { id: string; name: string; entityType: string };
-  target: { id: string; name: string; entityType: string };
-  hop: number;
-  score: number;
-  confidence: number;
-  validFrom: string | null;
-  validTo: string | null;
-  expired: boolean;
-  provenance: GraphProvenance;
-  /** The statement it was read from, as written. */
-  statement: string | null;
 }
 
 export interface GraphRequest {
@@ -284,151 +262,4 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
     const target = entities.get(s.r.targetId);
     return source && target ? [{ relation: s.r, source, target, hop: s.hop, score: Math.round(s.score * 1000) / 1000, strong: s.strong, precise: s.precise === true, directed: s.directed === true }] : [];
   });
-}
-
-const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
-
-export function hitView(h: GraphHit): GraphHitView {
-  const end = (e: Entity) => ({ id: e.id, name: e.name, entityType: e.entityType });
-  return {
-    relationId: h.relation.id,
-    text: relationSentence(h.relation, h.source.name, h.target.name),
-    type: h.relation.type,
-    source: end(h.source),
-    target: end(h.target),
-    hop: h.hop,
-    score: h.score,
-    confidence: h.relation.confidence,
-    validFrom: iso(h.relation.validFrom),
-    validTo: iso(h.relation.validTo),
-    expired: h.relation.expiredAt !== undefined,
-    provenance: { origin: h.relation.provenance.origin, eventIds: [...h.relation.provenance.eventIds], factIds: [...h.relation.provenance.factIds] },
-    statement: h.relation.text ?? null,
-  };
-}
-
-/** One line of the Entities section: the relation, its time, and where it was read. */
-export function entityLine(h: GraphHit, provenanceInline: boolean): string {
-  const r = h.relation;
-  const when = [r.validFrom !== undefined ? `since ${iso(r.validFrom)!.slice(0, 10)}` : '', r.validTo !== undefined ? `until ${iso(r.validTo)!.slice(0, 10)}` : ''].filter(Boolean).join(' ');
-  const from = provenanceInline ? [...r.provenance.eventIds, ...r.provenance.factIds].slice(0, 3).join(', ') : '';
-  const tail = [when, from ? `from ${from}` : ''].filter(Boolean).join('; ');
-  return `- ${relationSentence(r, h.source.name, h.target.name)}${tail ? ` (${tail})` : ''}`;
-}
-
-export interface SupportRequest {
-  tenant: string;
-  scope: ScopeFilter;
-  filter?: FilterNode | undefined;
-  kinds?: readonly DocKind[] | undefined;
-  /** Events before this (the episodic TTL) stay out. */
-  cutoff?: number | undefined;
-  /** Scores a new candidate at a relevance (the caller's weights, route and time). */
-  scoreNew: (c: Pick<Candidate, 'doc'>, relevance: number) => Candidate['scores'];
-  /** Recomputes `final` at a new relevance. */
-  rescore: (c: Candidate, relevance: number) => number;
-  /** At most this many supporting memories join. */
-  max?: number | undefined;
-}
-
-const docInScope = (doc: Pick<Doc, 'userId' | 'agentId' | 'sessionId' | 'taskId'>, scope: ScopeFilter) => SCOPE_KEYS.every((k) => scope[k] === undefined || doc[k] === scope[k]);
-
-/**
- * The events supporting the strong hits, at the relevance of the best candidate (in the order of the hits): those
- * already ranked are lifted to it, the others are loaded and join. Returns the ranked list with them.
- */
-export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, ranked: readonly Candidate[], hits: readonly GraphHit[]): Promise<Candidate[]> {
-  if (req.kinds && !req.kinds.includes('event')) return [...ranked];
-  const top = Math.max(0, ...ranked.map((c) => c.scores.relevance ?? 0)) || 1;
-  const wanted = new Map<string, number>();
-  const precise = new Set<string>();
-  for (const h of hits.filter((x) => x.strong)) {
-    for (const id of h.relation.provenance.eventIds) {
-      if (wanted.size >= (req.max ?? 5)) break;
-      // Earlier (stronger) hits sit a hair above later ones.
-      if (!wanted.has(id)) wanted.set(id, top * (1 - 0.01 * wanted.size));
-      if (h.precise) precise.add(id);
-    }
-  }
-  if (wanted.size === 0) return [...ranked];
-  // Ahead of every other candidate, in the order of the hits: the graph read what the query asks.
-  const bestFinal = Math.max(0, ...ranked.map((c) => c.scores.final));
-  const order = [...wanted.keys()];
-  const ahead = (id: string, final: number) => (precise.has(id) ? Math.max(final, bestFinal + 0.001 * (order.length - order.indexOf(id))) : final);
-  const out = ranked.map((c) => {
-    const lift = c.doc.kind === 'event' ? wanted.get(c.doc.refId) : undefined;
-    if (lift === undefined) return c;
-    const relevance = Math.max(c.scores.relevance ?? 0, lift);
-    return { ...c, scores: { ...c.scores, relevance, final: ahead(c.doc.refId, req.rescore(c, relevance)) } };
-  });
-  const present = new Set(ranked.filter((c) => c.doc.kind === 'event').map((c) => c.doc.refId));
-  const missing = [...wanted.keys()].filter((id) => !present.has(id));
-  if (missing.length > 0) {
-    for (const e of await deps.storage.getEvents(req.tenant, missing)) {
-      const doc = eventToDoc(e);
-      if (!docInScope(doc, req.scope) || (req.cutoff !== undefined && doc.ts < req.cutoff) || !matchesFilter({ ...doc, docId: -1 } as Doc, req.filter)) continue;
-      const scores = req.scoreNew({ doc }, wanted.get(e.id)!);
-      out.push({ doc, origin: 'semantic', event: e, scores: { ...scores, final: ahead(e.id, scores.final) } });
-    }
-  }
-  return out.sort((a, b) => b.scores.final - a.scores.final);
-}
-
-/**
- * The hits whose supporting memories getContext lifts: those read in the direction the query says (and their
- * chains), and a strong relation matched by type alone (or joining two named entities) when it is the only strong
- * one of its type among the hits. One relation of the type asked about is the graph's answer ("Which company
- * employs Jonah?": his one `works_at`); several ("What does John love?" over a chatty person's five `likes`) leave
- * the choice to the query's other words, which search weighs. Every strong hit still shows in the Entities section.
- */
-export function liftingHits(hits: readonly GraphHit[]): GraphHit[] {
-  const undirected = new Map<string, number>();
-  for (const h of hits) if (h.strong && !h.directed) undirected.set(h.relation.type, (undirected.get(h.relation.type) ?? 0) + 1);
-  return hits.filter((h) => h.directed === true || (h.strong && undirected.get(h.relation.type) === 1));
-}
-
-/**
- * `search`'s graph step: the memories supporting the relations the query asks for by type and direction ("Alice's
- * manager", "who reports to Carol", and the chains they start) join the ranked list ahead of the rest, as
- * `withGraphSupport` does for getContext. Narrower than getContext's step: a relation that only matches a topic
- * word or joins two named people is left to word and vector search. The list comes back as it was when the query
- * names no stored entity or asks for no directed relation.
- */
-export async function withGraphCandidates(
-  deps: ReadDeps,
-  req: SupportRequest & { query: string; timeWindow?: TimeWindow | null | undefined; validAt?: number | undefined },
-  ranked: readonly Candidate[],
-  /** The same request's `graphRetrieve`, when the caller started it earlier (it reads only the query). */
-  retrieved?: Promise<GraphHit[]>,
-): Promise<Candidate[]> {
-  const hits = await (retrieved ?? graphRetrieve(deps.storage, { tenant: req.tenant, scope: req.scope, query: req.query, timeWindow: req.timeWindow, validAt: req.validAt }));
-  const directed = hits.filter((h) => h.directed);
-  if (directed.length === 0) return [...ranked];
-  return withGraphSupport(deps, req, ranked, directed);
-}
-
-/** At most this share of the token budget goes to the Entities section; the memories keep the rest. */
-export const ENTITIES_BUDGET_SHARE = 0.25;
-export const MAX_ENTITY_LINES = 8;
-
-/**
- * The "Entities" section: the best relations, each with its time and provenance, while it fits its share of the
- * budget. Empty (no text) when there are no hits or none fits.
- */
-export function entitiesSection(
-  hits: readonly GraphHit[],
-  opts: { budget: number; tokens: { count(text: string): number }; provenanceInline: boolean; scrub?: ((t: string) => string) | undefined },
-): { text: string; tokens: number; shown: GraphHit[] } {
-  const cap = Math.floor(opts.budget * ENTITIES_BUDGET_SHARE);
-  const shown: GraphHit[] = [];
-  let text = '';
-  for (const h of hits.slice(0, MAX_ENTITY_LINES)) {
-    const line = entityLine(h, opts.provenanceInline);
-    const lines = [...shown.map((x) => entityLine(x, opts.provenanceInline)), opts.scrub ? opts.scrub(line) : line];
-    const next = sectionBlock('Entities', lines);
-    if (opts.tokens.count(next) > cap) break;
-    shown.push(h);
-    text = next;
-  }
-  return { text, tokens: text ? opts.tokens.count(text) + 2 : 0, shown };
 }

@@ -1,5 +1,6 @@
 /** The read path: hybrid search and context building (see context.ts for the whole pipeline). */
-export { buildContext, mergeScope } from './context.js';
+export { buildContext } from './context.js';
+export { mergeScope } from './scopes.js';
 export { search, MAX_SEARCH_K } from './search.js';
 export { routeQuery, kindBoost, type RoutePlan } from './router.js';
 export { fuse, fuseEvidence, lexicalEvidence, lexicalCeiling, vectorEvidence, calibrateVector, type Fused } from './fuse.js';

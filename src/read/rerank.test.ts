@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHeuristicReranker } from '../adapters/rerankers/heuristic.js';
 import type { Reranker } from '../ports/reranker.js';
 import { candidate, makeDoc } from './fixtures.test-support.js';
-import { RERANK_BLEND, adaptiveBlend, normaliseScores, rerankCandidates } from './rerank.js';
+import { RERANK_BLEND, abstainedScore, adaptiveBlend, normaliseScores, rerankCandidates } from './rerank.js';
 import type { Candidate } from './types.js';
 
 const withRelevance = (text: string, relevance: number): Candidate =>
@@ -89,5 +89,42 @@ describe('rerankCandidates', () => {
     const counting: Reranker = { name: 'c', rerank: async () => (calls++, []) };
     expect(await rerankCandidates(counting, ranked, { query, window: 0, rescore })).toEqual(ranked);
     expect(calls).toBe(0);
+  });
+});
+
+describe('the reranker abstains where it has no evidence', () => {
+  const signals = (text: string, lexical: number | null, vector: number, relevance: number): Candidate =>
+    candidate(makeDoc({ text }), { final: relevance, scores: { lexical, vector, relevance } });
+
+  it('a candidate sharing no word with the query (lexical 0, rerank 0) takes the head level, capped at its own relevance', () => {
+    expect(abstainedScore(signals('a', 0, 0.8, 0.8), 0, 0.3)).toBe(0.3);
+    expect(abstainedScore(signals('a', 0, 0.2, 0.2), 0, 0.3)).toBe(0.2);
+    // A word of next to no weight (a BM25 share of 1e-7) is no lexical evidence either.
+    expect(abstainedScore(signals('a', 1e-7, 0.2, 0.2), 0, 0.3)).toBe(0.2);
+    // A lexical match, a rerank score above 0, or no lexical signal at all: judged as the reranker says.
+    expect(abstainedScore(signals('a', 0.1, 0.8, 0.8), 0, 0.3)).toBe(0);
+    expect(abstainedScore(signals('a', 0, 0.8, 0.8), 0.05, 0.3)).toBe(0.05);
+    expect(abstainedScore(signals('a', null, 0.8, 0.8), 0, 0.3)).toBe(0);
+  });
+
+  it('keeps a vector-only answer ahead of word matches the reranker scores low, while a word match it scores 0 still falls', async () => {
+    const ranked = [
+      signals('I practise Duolingo Portuguese every morning before work.', 0, 0.8, 0.8),
+      signals('Learning a language takes practice; which one are you practising?', 0.4, 0.3, 0.58),
+      signals('A practising musician needs a language of rehearsal.', 0.3, 0.2, 0.44),
+      signals('Language settings live under the profile menu.', 0.2, 0.1, 0.28),
+    ];
+    const scores = [0, 0.5, 0.3, 0];
+    const fixed: Reranker = { name: 'fixed', rerank: async (_q, cands) => cands.map((c, i) => ({ id: c.id, score: scores[i]! })) };
+    const out = await rerankCandidates(fixed, ranked, { query: 'Which language am I practising?', window: 4, rescore: (_c, r) => r });
+    const alpha = adaptiveBlend(ranked);
+    const level = (0.5 + 0.3 + 0 + 0) / 4;
+    const byText = (re: RegExp) => out.find((c) => re.test(c.doc.text))!;
+    expect(byText(/Duolingo/).scores.relevance).toBeCloseTo((1 - alpha) * 0.8 + alpha * level, 12);
+    expect(byText(/Duolingo/).scores.rerank).toBe(0);
+    expect(byText(/settings/).scores.relevance).toBeCloseTo((1 - alpha) * 0.28, 12);
+    expect(out[0]!.doc.text).toMatch(/Duolingo/);
+    // Blended with 0 as before, it would fall behind the word match the reranker prefers.
+    expect((1 - alpha) * 0.8).toBeLessThan((1 - alpha) * 0.58 + alpha * 0.5);
   });
 });

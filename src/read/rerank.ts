@@ -8,7 +8,9 @@
  *
  *   relevance' = (1 − α)·relevance + α·rerank       α = adaptiveBlend (at most RERANK_BLEND, 0.5)
  *
- * and `final` is recomputed with the same Generative-Agents weights. With the heuristic reranker this lifts
+ * and `final` is recomputed with the same Generative-Agents weights. Where the reranker has no evidence, it gives no
+ * verdict (`abstainedScore`): a candidate that shares no word with the query (lexical 0, rerank 0) is blended with
+ * the reranker's typical score for the query's best candidates instead of 0, capped at its own relevance. With the heuristic reranker this lifts
  * LoCoMo evidence R@5 from 0.472 to 0.548 and costs paraphrase-dev 0.017 R@1 (figures in fuse.ts). Items beyond the window keep their
  * scores but are ordered after the reranked ones (they were already ranked lower, and a blended score is not
  * comparable with an unblended one).
@@ -38,6 +40,31 @@ export function adaptiveBlend(ranked: readonly Candidate[]): number {
     total += c.scores.lexical + c.scores.vector;
   }
   return total > 0 ? RERANK_BLEND * Math.min(1, (2 * lexical) / total) : RERANK_BLEND;
+}
+
+/**
+ * What the reranker's blend uses for a candidate on which a word-reading reranker has no evidence: one with a
+ * lexical signal of (next to) 0 (BM25 found none of the query's words in it, or only words of no weight) and a
+ * rerank score of 0. Its zero says the
+ * same as the lexical zero the fusion already counted, not that the candidate is off the subject; blending it in
+ * as evidence halves a candidate that only the vector signal found (a reworded question whose answer shares no
+ * word with it). Such a candidate is blended with the mean of the BLEND_HEAD best rerank scores of the call,
+ * the reranker's own level for this query, and never above its own relevance, so abstaining lifts nothing. A
+ * candidate that does share the query's words, or that the reranker scores above 0, is judged as before. Measured
+ * with `npm run bench:corpora` and LoCoMo (docs/benchmarks.md, "Rerank abstains").
+ */
+export function abstainedScore(c: Candidate, rerank: number, headMean: number): number {
+  const lexical = c.scores.lexical;
+  return lexical !== null && lexical < NO_LEXICAL && rerank === 0 ? Math.min(c.scores.relevance ?? 0, headMean) : rerank;
+}
+
+/** A lexical signal below this share of the query's attainable BM25 (fuse.ts) is none: a word of next to no weight. */
+export const NO_LEXICAL = 0.01;
+
+/** Mean of the `n` best scores. */
+function headMean(scores: readonly number[], n: number): number {
+  const top = [...scores].sort((a, b) => b - a).slice(0, n);
+  return top.length > 0 ? top.reduce((s, x) => s + x, 0) / top.length : 0;
 }
 
 export interface RerankOptions {
@@ -74,9 +101,10 @@ export async function rerankCandidates<C extends Candidate>(reranker: Reranker, 
   const raw = new Map(replies.map((r) => [r.id, r.score]));
   const normalised = normaliseScores(head.map((_, i) => raw.get(keyOf(i)) ?? Number.NaN));
   const alpha = adaptiveBlend(head);
+  const level = headMean(normalised, BLEND_HEAD);
   const blended = head.map((c, i): C => {
     const rerank = normalised[i]!;
-    const relevance = (1 - alpha) * (c.scores.relevance ?? 0) + alpha * rerank;
+    const relevance = (1 - alpha) * (c.scores.relevance ?? 0) + alpha * abstainedScore(c, rerank, level);
     return { ...c, scores: { ...c.scores, rerank, relevance, final: opts.rescore(c, relevance) } };
   });
   blended.sort((a, b) => b.scores.final - a.scores.final);

@@ -4,7 +4,8 @@
  * the shared layers (storage's `scope.layers`); in 'strict' mode every field given must match exactly. The
  * task id always narrows exactly.
  */
-import type { ScopeMode } from '../core/config.js';
+import type { ContextConfig, ScopeMode } from '../core/config.js';
+import { EngramError } from '../core/errors.js';
 import type { Layers, ScopeFilter } from '../ports/storage.js';
 
 export interface ReadScopes {
@@ -31,4 +32,27 @@ export function readScopes(scope: ScopeFilter | undefined, mode: ScopeMode = 'la
     semantic: { ...task, layers: identity },
     window: { ...task, ...defined({ sessionId: identity.sessionId }), layers: identity },
   };
+}
+
+const SCOPE_FIELDS = [
+  ['user_id', 'userId'],
+  ['agent_id', 'agentId'],
+  ['session_id', 'sessionId'],
+] as const;
+
+/** The request scope narrowed by the config's scope; the two must not disagree. */
+export function mergeScope(requestScope: ScopeFilter | undefined, configScope: ContextConfig['scope']): ScopeFilter {
+  // Absent and undefined are the same here; storage sees only fields that narrow.
+  const scope: ScopeFilter = Object.fromEntries(Object.entries(requestScope ?? {}).filter(([, v]) => v !== undefined));
+  for (const [snake, camel] of SCOPE_FIELDS) {
+    const value = configScope?.[snake];
+    if (value === undefined) continue;
+    if (scope[camel] !== undefined && scope[camel] !== value) {
+      throw new EngramError('VALIDATION', `scope.${snake} (${value}) contradicts the request scope (${scope[camel]})`, {
+        issues: [{ path: `scope.${snake}`, message: 'differs from the request scope' }],
+      });
+    }
+    scope[camel] = value;
+  }
+  return scope;
 }

@@ -10,7 +10,8 @@ import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
 import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
-import { graphRetrieve, withGraphCandidates } from './graph.js';
+import { graphRetrieve } from './graph.js';
+import { withGraphCandidates } from './graph-support.js';
 import { rerankCandidates } from './rerank.js';
 import { gathersAcrossSessions, SESSION_CAP, spreadSessions } from './session-spread.js';
 import { readScopes } from './scopes.js';
@@ -137,7 +138,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   const gathers = gathersAcrossSessions(req.query);
   if (gathers) expansion.settings = { ...expansion.settings, seeds: 0 };
   let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
-  // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph.ts); a query
+  // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph-support.ts); a query
   // naming no stored entity is left as it is.
   if (mode === 'hybrid') {
     const { tenant, query, filter, kinds, rescore, scoreNew } = expansion;

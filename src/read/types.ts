@@ -5,7 +5,7 @@
  */
 import type { ContextConfig, ConversationConfig, ScopeMode } from '../core/config.js';
 import type { Layer } from '../core/layers.js';
-import type { GraphHitView } from './graph.js';
+import type { GraphHitView } from './graph-render.js';
 import type { NewDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { TokenCounter } from '../core/tokens.js';

@@ -1,5 +1,5 @@
 /** The read path: hybrid search, and seed 000's budgeted context. */
-import { mergeScope } from '../../../read/context.js';
+import { mergeScope } from '../../../read/scopes.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
