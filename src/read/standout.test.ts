@@ -3,8 +3,9 @@ import { candidate, makeDoc } from './fixtures.test-support.js';
 import { collapseBehindStandout, saysCause, STANDOUT_RATIO } from './standout.js';
 import type { Candidate } from './types.js';
 
-function item(kind: 'episode' | 'fact', id: string, relevance: number, final = relevance): Candidate {
-  return candidate(makeDoc({ kind, refId: id, text: `${kind} ${id}` }), { scores: { relevance }, final });
+/** A closed episode (outcome FAILURE) or a learned rule (a heuristic fact). */
+function item(kind: 'episode' | 'fact', id: string, relevance: number, final = relevance, type = kind === 'episode' ? 'FAILURE' : 'heuristic'): Candidate {
+  return candidate(makeDoc({ kind, refId: id, text: `${kind} ${id}`, type }), { scores: { relevance }, final });
 }
 const ids = (out: Candidate[]) => out.map((c) => c.doc.refId);
 
@@ -12,6 +13,13 @@ describe('collapseBehindStandout', () => {
   it('one episode clearly closest: the look-alikes behind it, episodes and facts, count once (the strongest stays)', () => {
     const pool = [item('episode', 'lesson', 0.6), item('episode', 'r1', 0.4), item('fact', 'f', 0.2), item('episode', 'r2', 0.38), item('episode', 'r3', 0.3)];
     expect(ids(collapseBehindStandout(pool))).toEqual(['lesson', 'r1']);
+  });
+
+  it('only what outcomes taught is a case: episodes without an outcome and stated facts are untouched', () => {
+    const pool = [item('episode', 'a', 0.6, 0.6, 'UNKNOWN'), item('episode', 'b', 0.2, 0.2, 'UNKNOWN'), item('episode', 'c', 0.2, 0.2, 'UNKNOWN')];
+    expect(ids(collapseBehindStandout(pool))).toEqual(['a', 'b', 'c']);
+    const stated = [item('episode', 'lesson', 0.6), item('episode', 'r1', 0.4), item('episode', 'r2', 0.3), item('fact', 'pref', 0.1, 0.1, 'preference'), item('fact', 'said', 0.1, 0.1, 'fact')];
+    expect(ids(collapseBehindStandout(stated))).toEqual(['lesson', 'r1', 'pref', 'said']);
   });
 
   it('other kinds are no cases and stay; a fact as close as the best episode keeps every case', () => {

@@ -1,5 +1,5 @@
 /**
- * One case that stands out. When the best episode is clearly closer to the query than every other learned
+ * One case that stands out. When the best closed episode is clearly closer to the query than every other learned
  * memory (each other episode's and fact's relevance at most STANDOUT_RATIO of its own), the others are
  * look-alikes of a kind this incident is less like: shown side by side they read as N cases against one, and
  * several look-alikes repeating another cause — as episodes, or as the facts learned from those episodes —
@@ -9,8 +9,9 @@
  * (a near tie among several, or a fact as close as the best episode), nothing changes: how many cases agree is
  * then the evidence.
  *
- * Only learned memories (episodes, facts) are cases; other kinds are untouched, and so is anything when fewer
- * than three episodes are candidates.
+ * Only what outcomes taught counts as a case: episodes with a known outcome, and the rules and insights learned
+ * from them. Everything else (episodes of plain conversation, stated facts, documents, events) is untouched, and
+ * so is anything when fewer than three closed episodes are candidates.
  */
 import { intersectionSize, overlapCoefficient, specificStems } from '../learn/text.js';
 import type { Candidate, ReadDeps } from './types.js';
@@ -20,12 +21,15 @@ export const STANDOUT_RATIO = 0.75;
 /** Two causes are one when they share this share of the shorter one's specific words (and at least two). */
 export const SAME_CAUSE_OVERLAP = 0.5;
 
-const isCase = (c: Candidate) => c.doc.kind === 'episode' || c.doc.kind === 'fact';
+/** An episode with a known outcome: a closed case. */
+const isClosedCase = (c: Candidate) => c.doc.kind === 'episode' && c.doc.type !== undefined && c.doc.type !== 'UNKNOWN';
+/** What outcomes taught: closed cases, and the rules and insights learned from them. */
+const isCase = (c: Candidate) => isClosedCase(c) || (c.doc.kind === 'fact' && (c.doc.type === 'heuristic' || c.doc.type === 'insight'));
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
 /** The best episode when it stands out, and the cases behind it; undefined when none stands out. */
 export function standout(candidates: readonly Candidate[]): { best: Candidate; others: Candidate[] } | undefined {
-  const episodes = candidates.filter((c) => c.doc.kind === 'episode').sort(byFinal);
+  const episodes = candidates.filter(isClosedCase).sort(byFinal);
   if (episodes.length < 3) return undefined;
   const best = episodes[0]!;
   const top = best.scores.relevance ?? 0;
