@@ -6,7 +6,7 @@
 import { parseCorrection, statedText } from './cues.js';
 import type { ExtractionEpisode } from './extract.js';
 import type { ExtractOptions } from './options.js';
-import { contentTerms, intersectionSize, isGenericStem, isNumberLike, overlapCoefficient, type Term } from './text.js';
+import { contentTerms, intersectionSize, isGenericStem, isNumberLike, overlapCoefficient, specificStems, type Term } from './text.js';
 import { isDiagnosticStem } from './usefulness.js';
 import { cosine } from './vector.js';
 
@@ -42,10 +42,6 @@ export function prepare(ep: ExtractionEpisode): Prepared {
  */
 function cueStems(texts: readonly string[]): Set<string> {
   return new Set([...specificStems(texts.map(statedText).join('. '))].filter(isDiagnosticStem));
-}
-
-function specificStems(text: string): Set<string> {
-  return new Set(specificTerms(text).map((t) => t.stem));
 }
 
 function specificTerms(text: string): Term[] {

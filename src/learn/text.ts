@@ -115,6 +115,15 @@ export function isGenericStem(s: string): boolean {
   return GENERIC_STEMS.has(s);
 }
 
+/** Specific content stems (no stopwords, generic diagnosis words or numbers): what two texts must share. */
+export function specificStems(text: string): Set<string> {
+  return new Set(
+    contentTerms(text)
+      .map((t) => t.stem)
+      .filter((s) => !isGenericStem(s) && !isNumberLike(s)),
+  );
+}
+
 /** |A ∩ B| */
 export function intersectionSize(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let n = 0;

@@ -8,6 +8,9 @@ describe('statesPattern', () => {
     'Intermittent 502s from the image proxy.',
     'Sign-in works sometimes and sometimes loops back to the login page.',
     'The job is not always slow.',
+    'The agent reports: test_invoice_totals fails randomly in the pipeline, green locally.',
+    'Random timeouts from the payment gateway since noon.',
+    'Uploads fail at random.',
   ])('reads an intermittent symptom in %j', (text) => expect(statesPattern(text)).toBe('intermittent'));
 
   it.each([
@@ -21,5 +24,8 @@ describe('statesPattern', () => {
     'Backups run every night at two.',
     'Every user in the region sees the banner.',
     'It fails on every run, though rerunning sometimes passes.',
-  ])('reads no pattern in %j (none, a schedule, a scope, or both)', (text) => expect(statesPattern(text)).toBeUndefined());
+    'The signup test generates a random password and the login step rejects it.',
+    'The service binds a random port and the health check cannot reach it.',
+    'Sampling picks a random subset of rows for the quality report.',
+  ])('reads no pattern in %j (none, a schedule, a scope, both, or a random value)', (text) => expect(statesPattern(text)).toBeUndefined());
 });

@@ -18,7 +18,7 @@ import { LINK_TYPES, type Episode, type Link, type LinkType } from '../../core/t
 import { parseWith } from '../../core/validate.js';
 import type { Storage } from '../../ports/storage.js';
 import { parseCorrection } from '../cues.js';
-import { contentTerms, intersectionSize, isGenericStem, isNumberLike, jaccard, overlapCoefficient } from '../text.js';
+import { intersectionSize, jaccard, overlapCoefficient, specificStems } from '../text.js';
 import { cosine } from '../vector.js';
 import type { EngineContext } from './context.js';
 import { metaString } from './episode-record.js';
@@ -43,14 +43,7 @@ export function makeLink(
   };
 }
 
-/** Specific content stems (no stopwords, generic diagnosis words or numbers): what two texts must share. */
-export function specificStems(text: string): Set<string> {
-  return new Set(
-    contentTerms(text)
-      .map((t) => t.stem)
-      .filter((s) => !isGenericStem(s) && !isNumberLike(s)),
-  );
-}
+export { specificStems };
 
 /**
  * CONTINUATION from the episode a boundary opened to the one it closed, unless the earlier one ended with an
