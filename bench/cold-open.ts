@@ -16,7 +16,8 @@
  *   - full speed: ms from process start until a window of 20 searches has p95 within 1.2× the warm p95 (the
  *     warm p95 is measured first, in a process whose graph is complete);
  *   - RSS (MB) at full speed.
- * Vectors are synthetic (clustered, unit, deterministic); texts are bench/perf's synthetic events.
+ * Vectors are synthetic (clustered, unit, deterministic, one per doc); texts are bench/perf's synthetic events,
+ * each with a per-doc reference so that no two docs share a text (and so a vector).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -193,6 +194,13 @@ function runChild(db: string, mode: string, warm = 0): Record<string, unknown> {
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
 }
 
+/**
+ * The synthetic texts repeat (a few hundred thousand distinct among a million), and vectors are stored per
+ * distinct text, so docs with the same text would share one vector and tie exactly in vector search. A per-doc
+ * reference (as agent memories carry request or ticket ids) makes every text, and so every vector, distinct.
+ */
+const distinct = (text: string, i: number): string => `${text} (ref ${i.toString(36)})`;
+
 async function build(db: string, n: number): Promise<void> {
   const s = await openSqliteStorage({ path: db, indexDir: false });
   await s.init({ embeddingModel: MODEL, dimension: DIM });
@@ -200,7 +208,7 @@ async function build(db: string, n: number): Promise<void> {
   const r = rng(3);
   const t0 = performance.now();
   for (let i = 0; i < n; i += 1000) {
-    await s.appendEvents(texts.slice(i, i + 1000).map((e) => makeEvent({ tenant: TENANT, content: e.content as string, sessionId: e.sessionId, ts: e.ts as number, recordedAt: (e.ts as number) + 1 }, r)));
+    await s.appendEvents(texts.slice(i, i + 1000).map((e, j) => makeEvent({ tenant: TENANT, content: distinct(e.content as string, i + j), sessionId: e.sessionId, ts: e.ts as number, recordedAt: (e.ts as number) + 1 }, r)));
     if (i % 20000 === 0) console.log(`  appended ${i + 1000} (${round((performance.now() - t0) / 1000, 1)} s)`);
   }
   let done = 0;
