@@ -197,9 +197,10 @@ function runChild(db: string, mode: string, warm = 0): Record<string, unknown> {
 /**
  * The synthetic texts repeat (a few hundred thousand distinct among a million), and vectors are stored per
  * distinct text, so docs with the same text would share one vector and tie exactly in vector search. A per-doc
- * reference (as agent memories carry request or ticket ids) makes every text, and so every vector, distinct.
+ * reference like a ticket id makes every text, and so every vector, distinct; written as two numbers below 1000
+ * it adds at most a thousand terms to the lexical index, not one per doc.
  */
-const distinct = (text: string, i: number): string => `${text} (ref ${i.toString(36)})`;
+const distinct = (text: string, i: number): string => `${text} (ref ${Math.floor(i / 1000)}-${i % 1000})`;
 
 async function build(db: string, n: number): Promise<void> {
   const s = await openSqliteStorage({ path: db, indexDir: false });
