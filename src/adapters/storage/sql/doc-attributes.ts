@@ -1,4 +1,5 @@
 import { EngramError } from '../../../core/errors.js';
+import { IdSlots } from '../../../core/id-slots.js';
 import { SCOPE_KEYS, type ScopeKey } from '../../../core/types.js';
 import type { DocKind } from '../../../core/types.js';
 import type { ScopeFilter } from '../../../ports/storage.js';
@@ -70,7 +71,7 @@ const SCOPE_INDEX: Record<ScopeKey, number> = { userId: 0, agentId: 1, sessionId
  * slot that a free list recycles as docs come and go.
  */
 export class DocAttributes {
-  private readonly slotOf = new Map<number, number>();
+  private slotOf = new IdSlots();
   private free: number[] = [];
   private used = 0;
   private kind = new Int32Array(0);
@@ -124,7 +125,7 @@ export class DocAttributes {
       return c;
     };
     let i = 0;
-    for (const [docId, slot] of this.slotOf) {
+    for (const [docId, slot] of this.slotOf.entries()) {
       ids[i] = docId;
       codes[i * 5] = localCode(this.kind[slot]!);
       for (let k = 0; k < 4; k++) codes[i * 5 + 1 + k] = localCode(this.scope[slot * 4 + k]!);
@@ -154,14 +155,24 @@ export class DocAttributes {
     const kindOf = (c: number): number => (c === -1 ? this.interner.code('') : mapped(c));
     const n = s.ids.length;
     if (this.used + n > this.kind.length) this.grow(Math.max(64, this.used + n));
+    // Into an empty table, doc i takes slot i and the ids are looked up by binary search (no Map of them).
+    const fresh = this.used === 0 && this.slotOf.size === 0;
+    if (fresh) {
+      this.slotOf = IdSlots.fromSlots(s.ids, 'doc attributes state');
+      this.used = n;
+    }
     for (let i = 0; i < n; i++) {
       const b = i * 5;
-      const docId = s.ids[i]!;
-      let slot = this.slotOf.get(docId);
-      if (slot === undefined) {
-        slot = this.free.pop() ?? this.used++;
-        if (slot >= this.kind.length) this.grow(Math.max(64, slot * 2));
-        this.slotOf.set(docId, slot);
+      let slot = i;
+      if (!fresh) {
+        const docId = s.ids[i]!;
+        let at = this.slotOf.get(docId);
+        if (at === undefined) {
+          at = this.free.pop() ?? this.used++;
+          if (at >= this.kind.length) this.grow(Math.max(64, at * 2));
+          this.slotOf.set(docId, at);
+        }
+        slot = at;
       }
       this.kind[slot] = kindOf(s.codes[b]!);
       for (let k = 0; k < 4; k++) this.scope[slot * 4 + k] = mapped(s.codes[b + 1 + k]!);
