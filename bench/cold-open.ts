@@ -4,11 +4,14 @@
  * from the rows: BM25 re-analyzes every text, the HNSW graph is rebuilt in the background).
  *
  *   npx tsx bench/cold-open.ts [--size 100000] [--dim 512] [--runs 3] [--dir /tmp/x] [--keep] [--reuse] [--build-only]
+ *     [--runtime tsx|dist]
  *
  * --api memory measures getContext through createMemory (query vectors precomputed, heuristic reranker)
  * instead of the storage's lexical + vector search; the prime child then also reports recall@10 of the vector
  * search against the exact f32 answer.
  * --reuse keeps the store in --dir and, on a later call, skips building it when a build completed there.
+ * --runtime dist makes the children load the engine from dist (the built JS a server runs) instead of src
+ * through tsx; the bench file and its helpers are still compiled by tsx.
  *
  * Each run is a fresh `node` process that opens the store and searches one tenant (lexical + vector, k 10,
  * through the storage). Reported per mode, medians over runs:
@@ -24,12 +27,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSqliteStorage, type SqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import { unit } from '../src/adapters/storage/sql/vector-codec.js';
-import { loadUsearch } from '../src/adapters/vector/usearch-module.js';
-import { createHeuristicReranker, createMemory, type Embedder, type Memory } from '../src/index.js';
+import type { SqliteStorage } from '../src/adapters/storage/sqlite/index.js';
+import type { Embedder, Memory } from '../src/index.js';
 import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
-import { makeEvent } from '../src/testing/storage-factories.js';
 import { rng, synthEvents, synthQueries } from './perf/synthetic.js';
 import { median, percentile, round } from './stats.js';
 import { clusteredVector, readStoreRows } from './store-rows.js';
@@ -53,8 +53,29 @@ const { values: opts, positionals } = parseArgs({
     warm: { type: 'string', default: '0' },
     /** Skip the prime child (files must exist already) and take this warm p95. */
     'warm-p95': { type: 'string' },
+    /**
+     * Where the children take the engine from: 'tsx' (src, compiled by tsx as the process starts) or 'dist' (the
+     * built JS that `npm start` runs; run `npm run build` first). The bench file itself always runs through tsx.
+     */
+    runtime: { type: 'string', default: 'tsx' },
   },
 });
+
+/** The engine modules the bench uses, from src or from dist (see --runtime); imported before anything else runs. */
+const engineRoot = opts.runtime === 'dist' ? '../dist' : '../src';
+const [{ openSqliteStorage }, { unit }, { loadUsearch }, { createHeuristicReranker, createMemory }, { makeEvent }] = (await Promise.all([
+  import(`${engineRoot}/adapters/storage/sqlite/index.js`),
+  import(`${engineRoot}/adapters/storage/sql/vector-codec.js`),
+  import(`${engineRoot}/adapters/vector/usearch-module.js`),
+  import(`${engineRoot}/index.js`),
+  import(`${engineRoot}/testing/storage-factories.js`),
+])) as [
+  typeof import('../src/adapters/storage/sqlite/index.js'),
+  typeof import('../src/adapters/storage/sql/vector-codec.js'),
+  typeof import('../src/adapters/vector/usearch-module.js'),
+  typeof import('../src/index.js'),
+  typeof import('../src/testing/storage-factories.js'),
+];
 
 const TENANT = 'bench';
 const MODEL = 'bench-synthetic';
@@ -186,7 +207,7 @@ function rssParts(): { rssAnonMb?: number; rssFileMb?: number } {
 }
 
 function runChild(db: string, mode: string, warm = 0): Record<string, unknown> {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM), '--api', opts.api], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM), '--api', opts.api, '--runtime', opts.runtime], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });

@@ -263,10 +263,10 @@ export class Bm25Index {
       throw new EngramError('ADAPTER', 'bm25 state: array lengths disagree');
     }
     for (let t = 0; t < nTerms; t++) if (start[t + 1]! < start[t]!) throw new EngramError('ADAPTER', 'bm25 state: postings out of order');
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i]!;
-      if (!(slot >= 0 && slot < n)) throw new EngramError('ADAPTER', 'bm25 state: a posting names no doc');
-    }
+    // Every slot in [0, n): branch-free, the sign bit collects any slot below 0 or above n - 1.
+    let outside = 0;
+    for (let i = 0; i < slots.length; i++) outside |= slots[i]! | (n - 1 - slots[i]!);
+    if (outside < 0) throw new EngramError('ADAPTER', 'bm25 state: a posting names no doc');
     const index = new Bm25Index();
     terms.forEach((t) => index.termId(t));
     if (index.postings.length !== nTerms) throw new EngramError('ADAPTER', 'bm25 state: a term appears twice');
