@@ -10,8 +10,8 @@
  * instead of the storage's lexical + vector search; the prime child then also reports recall@10 of the vector
  * search against the exact f32 answer.
  * --reuse keeps the store in --dir and, on a later call, skips building it when a build completed there.
- * --runtime dist makes the children load the engine from dist (the built JS a server runs) instead of src
- * through tsx; the bench file and its helpers are still compiled by tsx.
+ * --runtime dist runs the children with plain `node` on this file bundled to JS, loading the engine from dist
+ * (the built JS a server runs) instead of src through tsx.
  *
  * Each run is a fresh `node` process that opens the store and searches one tenant (lexical + vector, k 10,
  * through the storage). Reported per mode, medians over runs:
@@ -27,9 +27,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SqliteStorage } from '../src/adapters/storage/sqlite/index.js';
-import type { Embedder, Memory } from '../src/index.js';
+import { openSqliteStorage, type SqliteStorage } from '../src/adapters/storage/sqlite/index.js';
+import { unit } from '../src/adapters/storage/sql/vector-codec.js';
+import { loadUsearch } from '../src/adapters/vector/usearch-module.js';
+import { createHeuristicReranker, createMemory, type Embedder, type Memory } from '../src/index.js';
 import type { IndexEvent } from '../src/adapters/storage/sql/index-file.js';
+import { makeEvent } from '../src/testing/storage-factories.js';
 import { rng, synthEvents, synthQueries } from './perf/synthetic.js';
 import { median, percentile, round } from './stats.js';
 import { clusteredVector, readStoreRows } from './store-rows.js';
@@ -54,28 +57,12 @@ const { values: opts, positionals } = parseArgs({
     /** Skip the prime child (files must exist already) and take this warm p95. */
     'warm-p95': { type: 'string' },
     /**
-     * Where the children take the engine from: 'tsx' (src, compiled by tsx as the process starts) or 'dist' (the
-     * built JS that `npm start` runs; run `npm run build` first). The bench file itself always runs through tsx.
+     * How the children run: 'tsx' (this file and src, compiled by tsx as the process starts) or 'dist' (plain
+     * `node` on this file bundled to JS, importing the engine from dist as `npm start` does; `npm run build` first).
      */
     runtime: { type: 'string', default: 'tsx' },
   },
 });
-
-/** The engine modules the bench uses, from src or from dist (see --runtime); imported before anything else runs. */
-const engineRoot = opts.runtime === 'dist' ? '../dist' : '../src';
-const [{ openSqliteStorage }, { unit }, { loadUsearch }, { createHeuristicReranker, createMemory }, { makeEvent }] = (await Promise.all([
-  import(`${engineRoot}/adapters/storage/sqlite/index.js`),
-  import(`${engineRoot}/adapters/storage/sql/vector-codec.js`),
-  import(`${engineRoot}/adapters/vector/usearch-module.js`),
-  import(`${engineRoot}/index.js`),
-  import(`${engineRoot}/testing/storage-factories.js`),
-])) as [
-  typeof import('../src/adapters/storage/sqlite/index.js'),
-  typeof import('../src/adapters/storage/sql/vector-codec.js'),
-  typeof import('../src/adapters/vector/usearch-module.js'),
-  typeof import('../src/index.js'),
-  typeof import('../src/testing/storage-factories.js'),
-];
 
 const TENANT = 'bench';
 const MODEL = 'bench-synthetic';
@@ -206,8 +193,44 @@ function rssParts(): { rssAnonMb?: number; rssFileMb?: number } {
   }
 }
 
+/**
+ * This file as one ES module for plain `node` (esbuild, which tsx runs on): the bench's own helpers bundled in,
+ * every import of src turned into an import of the same module in dist, packages left to node_modules.
+ */
+async function bundleForDist(): Promise<string> {
+  const { build } = await import('esbuild');
+  const src = join(import.meta.dirname, '..', 'src');
+  const dist = join(import.meta.dirname, '..', 'dist');
+  // Under node_modules, so that the bundle's package imports resolve as this file's do.
+  const out = join(import.meta.dirname, '..', 'node_modules', '.cache', 'engram-bench', 'cold-open-child.mjs');
+  await build({
+    entryPoints: [import.meta.filename],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'error',
+    plugins: [
+      {
+        name: 'src-to-dist',
+        setup(b) {
+          b.onResolve({ filter: /\/src\// }, (a) => {
+            const path = join(a.resolveDir, a.path);
+            return path.startsWith(src) ? { path: dist + path.slice(src.length), external: true } : undefined;
+          });
+        },
+      },
+    ],
+  });
+  return out;
+}
+
+/** The child's entry: this file through tsx, or (--runtime dist) its bundle for plain node. */
+let childEntry: string[] = ['--import', 'tsx', import.meta.filename];
+
 function runChild(db: string, mode: string, warm = 0): Record<string, unknown> {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM), '--api', opts.api, '--runtime', opts.runtime], {
+  const r = spawnSync(process.execPath, [...childEntry, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM), '--api', opts.api, '--runtime', opts.runtime], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
@@ -260,6 +283,7 @@ async function main(): Promise<void> {
       writeFileSync(marker, new Date().toISOString());
     }
     if (opts['build-only']) return;
+    if (opts.runtime === 'dist') childEntry = [await bundleForDist()];
     let warm = Number(opts['warm-p95'] ?? NaN);
     if (!(warm > 0)) {
       const prime = runChild(db, 'prime');
