@@ -50,11 +50,29 @@ describe('DocAttributes state', () => {
     expect(verdicts(again, [...probe, 5000])).toEqual(verdicts(a, [...probe, 5000]));
   });
 
-  it('refuses a state that names a doc twice', () => {
+  it('refuses a state that names a doc twice or a string it does not hold', () => {
     const a = new DocAttributes(new Interner());
     a.set(1, attrs(1));
     a.set(2, attrs(2));
     const st = a.exportState();
     expect(() => new DocAttributes(new Interner()).importState({ ...st, ids: Float64Array.of(2, 2) })).toThrow(/appears twice/);
+    for (const bad of [st.strings.length, -2]) {
+      const codes = Int32Array.from(st.codes);
+      codes[6] = bad;
+      expect(() => new DocAttributes(new Interner()).importState({ ...st, codes })).toThrow(/unknown string/);
+    }
+  });
+
+  it('restores a doc without a kind as the empty kind, and absent scope fields as absent', () => {
+    const a = new DocAttributes(new Interner());
+    a.set(1, attrs(1));
+    const st = a.exportState();
+    const codes = Int32Array.from(st.codes);
+    codes[0] = -1;
+    const b = new DocAttributes(new Interner());
+    b.importState({ ...st, codes });
+    expect(b.accepts(1, b.compile(undefined, [''], 0)!)).toBe(true);
+    expect(b.accepts(1, b.compile({ sessionId: 's1' }, undefined, 0)!)).toBe(true);
+    expect(b.accepts(1, b.compile({ userId: 'u1' }, undefined, 0) ?? { scope: [[0, -5]], now: 0 })).toBe(false);
   });
 });

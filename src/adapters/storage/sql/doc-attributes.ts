@@ -138,21 +138,12 @@ export class DocAttributes {
   /** Adds the docs of an `exportState` result. */
   importState(s: { ids: Float64Array; codes: Int32Array; expires: Float64Array; strings: string[] }): void {
     if (s.codes.length !== s.ids.length * 5 || s.expires.length !== s.ids.length) throw new EngramError('ADAPTER', 'doc attributes state: array lengths disagree');
-    const str = (c: number): string | null => {
-      if (c === -1) return null;
-      const v = s.strings[c];
-      if (v === undefined) throw new EngramError('ADAPTER', 'doc attributes state: unknown string');
-      return v;
-    };
-    // Each saved string is interned once; then every doc is a few array writes.
-    const code = s.strings.map((v) => this.interner.code(v));
-    const mapped = (c: number): number => {
-      if (c === -1) return 0;
-      const v = code[c];
-      if (v === undefined) str(c); // throws: unknown string
-      return v!;
-    };
-    const kindOf = (c: number): number => (c === -1 ? this.interner.code('') : mapped(c));
+    // Each saved string is interned once: saved code c (-1: absent) becomes table[c + 1] (0: absent).
+    const table = new Int32Array(s.strings.length + 1);
+    s.strings.forEach((v, c) => (table[c + 1] = this.interner.code(v)));
+    const known = s.strings.length + 1;
+    const unknown = () => new EngramError('ADAPTER', 'doc attributes state: unknown string');
+    let absentKind = -1;
     const n = s.ids.length;
     if (this.used + n > this.kind.length) this.grow(Math.max(64, this.used + n));
     // Into an empty table, doc i takes slot i and the ids are looked up by binary search (no Map of them).
@@ -174,8 +165,14 @@ export class DocAttributes {
         }
         slot = at;
       }
-      this.kind[slot] = kindOf(s.codes[b]!);
-      for (let k = 0; k < 4; k++) this.scope[slot * 4 + k] = mapped(s.codes[b + 1 + k]!);
+      const kc = s.codes[b]! + 1;
+      if (kc >>> 0 >= known) throw unknown();
+      this.kind[slot] = kc === 0 ? (absentKind < 0 ? (absentKind = this.interner.code('')) : absentKind) : table[kc]!;
+      for (let k = 1; k <= 4; k++) {
+        const c = s.codes[b + k]! + 1;
+        if (c >>> 0 >= known) throw unknown();
+        this.scope[slot * 4 + k - 1] = table[c]!;
+      }
       this.expires[slot] = s.expires[i]!;
     }
   }
