@@ -4,11 +4,14 @@
  * from the rows: BM25 re-analyzes every text, the HNSW graph is rebuilt in the background).
  *
  *   npx tsx bench/cold-open.ts [--size 100000] [--dim 512] [--runs 3] [--dir /tmp/x] [--keep] [--reuse] [--build-only]
+ *     [--runtime tsx|dist]
  *
  * --api memory measures getContext through createMemory (query vectors precomputed, heuristic reranker)
  * instead of the storage's lexical + vector search; the prime child then also reports recall@10 of the vector
  * search against the exact f32 answer.
  * --reuse keeps the store in --dir and, on a later call, skips building it when a build completed there.
+ * --runtime dist runs the children with plain `node` on this file bundled to JS, loading the engine from dist
+ * (the built JS a server runs) instead of src through tsx.
  *
  * Each run is a fresh `node` process that opens the store and searches one tenant (lexical + vector, k 10,
  * through the storage). Reported per mode, medians over runs:
@@ -16,7 +19,8 @@
  *   - full speed: ms from process start until a window of 20 searches has p95 within 1.2× the warm p95 (the
  *     warm p95 is measured first, in a process whose graph is complete);
  *   - RSS (MB) at full speed.
- * Vectors are synthetic (clustered, unit, deterministic); texts are bench/perf's synthetic events.
+ * Vectors are synthetic (clustered, unit, deterministic, one per doc); texts are bench/perf's synthetic events,
+ * each with a per-doc reference so that no two docs share a text (and so a vector).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +56,11 @@ const { values: opts, positionals } = parseArgs({
     warm: { type: 'string', default: '0' },
     /** Skip the prime child (files must exist already) and take this warm p95. */
     'warm-p95': { type: 'string' },
+    /**
+     * How the children run: 'tsx' (this file and src, compiled by tsx as the process starts) or 'dist' (plain
+     * `node` on this file bundled to JS, importing the engine from dist as `npm start` does; `npm run build` first).
+     */
+    runtime: { type: 'string', default: 'tsx' },
   },
 });
 
@@ -184,14 +193,58 @@ function rssParts(): { rssAnonMb?: number; rssFileMb?: number } {
   }
 }
 
+/**
+ * This file as one ES module for plain `node` (esbuild, which tsx runs on): the bench's own helpers bundled in,
+ * every import of src turned into an import of the same module in dist, packages left to node_modules.
+ */
+async function bundleForDist(): Promise<string> {
+  const { build } = await import('esbuild');
+  const src = join(import.meta.dirname, '..', 'src');
+  const dist = join(import.meta.dirname, '..', 'dist');
+  // Under node_modules, so that the bundle's package imports resolve as this file's do.
+  const out = join(import.meta.dirname, '..', 'node_modules', '.cache', 'engram-bench', 'cold-open-child.mjs');
+  await build({
+    entryPoints: [import.meta.filename],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'error',
+    plugins: [
+      {
+        name: 'src-to-dist',
+        setup(b) {
+          b.onResolve({ filter: /\/src\// }, (a) => {
+            const path = join(a.resolveDir, a.path);
+            return path.startsWith(src) ? { path: dist + path.slice(src.length), external: true } : undefined;
+          });
+        },
+      },
+    ],
+  });
+  return out;
+}
+
+/** The child's entry: this file through tsx, or (--runtime dist) its bundle for plain node. */
+let childEntry: string[] = ['--import', 'tsx', import.meta.filename];
+
 function runChild(db: string, mode: string, warm = 0): Record<string, unknown> {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM), '--api', opts.api], {
+  const r = spawnSync(process.execPath, [...childEntry, 'child', '--db', db, '--mode', mode, '--warm', String(warm), '--dim', String(DIM), '--api', opts.api, '--runtime', opts.runtime], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
   if (r.status !== 0) throw new Error(`child ${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
 }
+
+/**
+ * The synthetic texts repeat (a few hundred thousand distinct among a million), and vectors are stored per
+ * distinct text, so docs with the same text would share one vector and tie exactly in vector search. A per-doc
+ * reference like a ticket id makes every text, and so every vector, distinct; written as two numbers below 1000
+ * it adds at most a thousand terms to the lexical index, not one per doc.
+ */
+const distinct = (text: string, i: number): string => `${text} (ref ${Math.floor(i / 1000)}-${i % 1000})`;
 
 async function build(db: string, n: number): Promise<void> {
   const s = await openSqliteStorage({ path: db, indexDir: false });
@@ -200,7 +253,7 @@ async function build(db: string, n: number): Promise<void> {
   const r = rng(3);
   const t0 = performance.now();
   for (let i = 0; i < n; i += 1000) {
-    await s.appendEvents(texts.slice(i, i + 1000).map((e) => makeEvent({ tenant: TENANT, content: e.content as string, sessionId: e.sessionId, ts: e.ts as number, recordedAt: (e.ts as number) + 1 }, r)));
+    await s.appendEvents(texts.slice(i, i + 1000).map((e, j) => makeEvent({ tenant: TENANT, content: distinct(e.content as string, i + j), sessionId: e.sessionId, ts: e.ts as number, recordedAt: (e.ts as number) + 1 }, r)));
     if (i % 20000 === 0) console.log(`  appended ${i + 1000} (${round((performance.now() - t0) / 1000, 1)} s)`);
   }
   let done = 0;
@@ -230,6 +283,7 @@ async function main(): Promise<void> {
       writeFileSync(marker, new Date().toISOString());
     }
     if (opts['build-only']) return;
+    if (opts.runtime === 'dist') childEntry = [await bundleForDist()];
     let warm = Number(opts['warm-p95'] ?? NaN);
     if (!(warm > 0)) {
       const prime = runChild(db, 'prime');

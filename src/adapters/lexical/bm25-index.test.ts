@@ -141,11 +141,25 @@ describe('Bm25Index.fromState', () => {
     expect(Bm25Index.fromState(b.exportState()).searchWithTermBest(queryTerms('deploy'), 50)).toEqual(a.searchWithTermBest(queryTerms('deploy'), 50));
   });
 
-  it('refuses a state whose arrays disagree or name an unknown term', () => {
+  it('saves what it restored unchanged, and only live docs and the terms they hold', () => {
+    const a = new Bm25Index();
+    for (let i = 0; i < 50; i++) a.add(100 - i, docOf(i));
+    a.add(7, 'zebra only here');
+    a.remove(7);
+    const st = a.exportState();
+    expect(st.terms).not.toContain('zebra');
+    expect(st.ids).toHaveLength(50);
+    expect(Bm25Index.fromState(st).exportState()).toEqual(st);
+  });
+
+  it('refuses a state whose arrays disagree, whose postings name no doc, or with an id twice', () => {
     const a = new Bm25Index();
     a.add(1, 'deploy redis');
+    a.add(2, 'redis pool');
     const st = a.exportState();
-    expect(() => Bm25Index.fromState({ ...st, counts: Int32Array.of(99, 1, 0, 1) })).toThrow(/unknown term/);
-    expect(() => Bm25Index.fromState({ ...st, lengths: new Float64Array(2) })).toThrow(/disagree/);
+    expect(() => Bm25Index.fromState({ ...st, slots: st.slots.map((s) => (s === 1 ? 5 : s)) })).toThrow(/names no doc/);
+    expect(() => Bm25Index.fromState({ ...st, lengths: new Float64Array(3) })).toThrow(/disagree/);
+    expect(() => Bm25Index.fromState({ ...st, start: Int32Array.from(st.start).reverse() })).toThrow(/disagree|order/);
+    expect(() => Bm25Index.fromState({ ...st, ids: Float64Array.of(2, 2) })).toThrow(/appears twice/);
   });
 });

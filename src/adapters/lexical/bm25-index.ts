@@ -20,6 +20,7 @@
  * slots are dead, then everything is rebuilt compactly from each live doc's term list.
  */
 import { EngramError } from '../../core/errors.js';
+import { IdSlots } from '../../core/id-slots.js';
 import { TopK } from '../vector/top-k.js';
 import { analyze } from './analyzer.js';
 
@@ -38,8 +39,8 @@ export interface LexicalHit {
 }
 
 class Postings {
-  slots = new Int32Array(4);
-  tfs = new Uint16Array(4);
+  slots: Int32Array<ArrayBufferLike> = new Int32Array(4);
+  tfs: Uint16Array<ArrayBufferLike> = new Uint16Array(4);
   length = 0;
   /** Live docs containing the term. */
   df = 0;
@@ -62,30 +63,37 @@ class Postings {
 /** Distinct term ids of one doc with their frequencies: [term, tf, term, tf, …]. */
 type TermCounts = Int32Array;
 
-/** An index's docs as flat arrays (persisted by the storage adapters; see `Bm25Index.fromState`). */
+/**
+ * An index's docs and postings as flat arrays (persisted by the storage adapters; see `Bm25Index.fromState`):
+ * what a search reads, so a restore builds nothing per posting.
+ */
 export interface Bm25State {
   /** Term strings by term id. */
   terms: string[];
-  /** Per live doc: its id, analyzed length, and the range [offsets[i], offsets[i+1]) of `counts`. */
+  /** Per slot (live docs, 0..n): the doc id and its analyzed length. */
   ids: Float64Array;
   lengths: Float64Array;
-  offsets: Int32Array;
-  /** [term id, tf, term id, tf, …] of every live doc, back to back. */
-  counts: Int32Array;
+  /** Term t's postings are [start[t], start[t+1]) of `slots` and `tfs`, slots ascending. */
+  start: Int32Array;
+  slots: Int32Array;
+  tfs: Uint16Array;
 }
 
 export class Bm25Index {
   private readonly termIds = new Map<string, number>();
   private postings: Postings[] = [];
-  private readonly slotOf = new Map<number, number>();
+  private slotOf = new IdSlots();
   private docIds = new Float64Array(64);
   private lengths = new Float64Array(64);
   /** Term counts of slots from `baseSlots` on (undefined once removed); see `countsOf`. */
   private counts: (TermCounts | undefined)[] = [];
-  /** Slots [0, baseSlots) came from a saved state: their counts are ranges of `baseCounts` (no object per doc). */
+  /**
+   * Slots [0, baseSlots) came from a saved state: their counts are ranges of `baseCounts` (no object per doc),
+   * transposed from the postings when first needed (a restored doc removed or changed, a compaction).
+   */
   private baseSlots = 0;
-  private baseCounts: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  private baseOffsets: Int32Array<ArrayBufferLike> = new Int32Array(1);
+  private baseCounts: Int32Array | null = new Int32Array(0);
+  private baseOffsets: Int32Array = new Int32Array(1);
   private slots = 0;
   private live = 0;
   private totalLength = 0;
@@ -122,8 +130,8 @@ export class Bm25Index {
   remove(id: number): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
-    this.slotOf.delete(id);
     const counts = this.countsOf(slot)!;
+    this.slotOf.delete(id);
     for (let i = 0; i < counts.length; i += 2) this.postings[counts[i]!]!.df--;
     if (slot >= this.baseSlots) this.counts[slot - this.baseSlots] = undefined;
     this.docIds[slot] = -1;
@@ -200,102 +208,123 @@ export class Bm25Index {
     return top.sorted();
   }
 
-  /** The live docs with their term counts (no text is kept, so this is what a saved index holds). */
+  /** The live docs and their postings (no text is kept, so this is what a saved index holds). */
   exportState(): Bm25State {
     // Only terms some live doc holds: a removed doc's words (forget, redaction) must not reach the saved file.
     const byId: string[] = new Array<string>(this.postings.length);
     for (const [term, id] of this.termIds) byId[id] = term;
-    const remap = new Int32Array(this.postings.length).fill(-1);
-    const terms: string[] = [];
-    for (let id = 0; id < byId.length; id++) {
-      if ((this.postings[id]?.df ?? 0) > 0) {
-        remap[id] = terms.length;
-        terms.push(byId[id]!);
-      }
-    }
+    // Live slots renumbered densely, in slot order (so each term's postings stay ascending).
+    const newSlot = new Int32Array(this.slots).fill(-1);
     const ids = new Float64Array(this.live);
     const lengths = new Float64Array(this.live);
-    const offsets = new Int32Array(this.live + 1);
-    let total = 0;
-    for (let s = 0; s < this.slots; s++) total += this.countsOf(s)?.length ?? 0;
-    const counts = new Int32Array(total);
-    let i = 0;
-    let at = 0;
+    let n = 0;
     for (let s = 0; s < this.slots; s++) {
-      const c = this.countsOf(s);
-      if (!c) continue;
-      ids[i] = this.docIds[s]!;
-      lengths[i] = this.lengths[s]!;
-      for (let j = 0; j < c.length; j += 2) {
-        counts[at + j] = remap[c[j]!]!;
-        counts[at + j + 1] = c[j + 1]!;
-      }
-      at += c.length;
-      offsets[++i] = at;
+      if (this.docIds[s]! < 0) continue;
+      newSlot[s] = n;
+      ids[n] = this.docIds[s]!;
+      lengths[n++] = this.lengths[s]!;
     }
-    return { terms, ids, lengths, offsets, counts };
+    const terms: string[] = [];
+    const kept: Postings[] = [];
+    for (let id = 0; id < byId.length; id++) {
+      const p = this.postings[id]!;
+      if (p.df > 0) {
+        terms.push(byId[id]!);
+        kept.push(p);
+      }
+    }
+    const start = new Int32Array(kept.length + 1);
+    kept.forEach((p, t) => (start[t + 1] = start[t]! + p.df));
+    const slots = new Int32Array(start[kept.length]!);
+    const tfs = new Uint16Array(slots.length);
+    kept.forEach((p, t) => {
+      let at = start[t]!;
+      for (let i = 0; i < p.length; i++) {
+        const to = newSlot[p.slots[i]!]!;
+        if (to < 0) continue;
+        slots[at] = to;
+        tfs[at++] = p.tfs[i]!;
+      }
+    });
+    return { terms, ids, lengths, start, slots, tfs };
   }
 
   /**
-   * An index with exactly the docs of `state`. Nothing is re-analyzed and nothing is copied per doc: each doc's
-   * term counts stay a view into `state.counts`, and the postings are sized from one counting pass and filled in
-   * a second, each term's postings a view into one shared block (a term that grows later moves to its own).
+   * An index with exactly the docs of `state`. Nothing is re-analyzed and nothing is built per posting: each
+   * term's postings are views into `state.slots` and `state.tfs` (a term that grows later moves to its own), and
+   * ids are found by binary search (IdSlots). Per-doc term counts are derived from the postings only if a
+   * restored doc is later removed or changed.
    */
   static fromState(state: Bm25State): Bm25Index {
-    const { terms, ids, lengths, offsets, counts } = state;
+    const { terms, ids, lengths, start, slots, tfs } = state;
     const n = ids.length;
-    if (offsets.length !== n + 1 || lengths.length !== n || offsets[n] !== counts.length || offsets[0] !== 0) {
+    const nTerms = terms.length;
+    if (lengths.length !== n || start.length !== nTerms + 1 || start[0] !== 0 || start[nTerms] !== slots.length || tfs.length !== slots.length) {
       throw new EngramError('ADAPTER', 'bm25 state: array lengths disagree');
     }
+    for (let t = 0; t < nTerms; t++) if (start[t + 1]! < start[t]!) throw new EngramError('ADAPTER', 'bm25 state: postings out of order');
+    // Every slot in [0, n): branch-free, the sign bit collects any slot below 0 or above n - 1.
+    let outside = 0;
+    for (let i = 0; i < slots.length; i++) outside |= slots[i]! | (n - 1 - slots[i]!);
+    if (outside < 0) throw new EngramError('ADAPTER', 'bm25 state: a posting names no doc');
     const index = new Bm25Index();
     terms.forEach((t) => index.termId(t));
-    const nTerms = terms.length;
-    // Pass 1: postings per term. Pass 2: fill one block through per-term cursors, doc by doc (slots ascending).
-    const start = new Int32Array(nTerms + 1);
-    for (let j = 0; j < counts.length; j += 2) {
-      const t = counts[j]!;
-      if (t < 0 || t >= nTerms) throw new EngramError('ADAPTER', 'bm25 state: unknown term id');
-      start[t + 1]!++;
-    }
-    for (let t = 0; t < nTerms; t++) start[t + 1]! += start[t]!;
-    const cursor = start.slice(0, nTerms);
-    const slots = new Int32Array(counts.length / 2);
-    const tfs = new Uint16Array(counts.length / 2);
-    let total = 0;
-    for (let i = 0; i < n; i++) {
-      const end = offsets[i + 1]!;
-      for (let j = offsets[i]!; j < end; j += 2) {
-        const at = cursor[counts[j]!]!++;
-        slots[at] = i;
-        tfs[at] = Math.min(counts[j + 1]!, 0xffff);
-      }
-      total += lengths[i]!;
-    }
+    if (index.postings.length !== nTerms) throw new EngramError('ADAPTER', 'bm25 state: a term appears twice');
     for (let t = 0; t < nTerms; t++) {
       const p = index.postings[t]!;
       p.slots = slots.subarray(start[t]!, start[t + 1]!);
       p.tfs = tfs.subarray(start[t]!, start[t + 1]!);
       p.length = p.df = start[t + 1]! - start[t]!;
     }
+    index.slotOf = IdSlots.fromSlots(ids, 'bm25 state');
     index.grow(Math.max(64, n));
     index.docIds.set(ids);
     index.lengths.set(lengths);
-    for (let i = 0; i < n; i++) {
-      if (index.slotOf.has(ids[i]!)) throw new EngramError('ADAPTER', 'bm25 state: an id appears twice');
-      index.slotOf.set(ids[i]!, i);
-    }
+    let total = 0;
+    for (let i = 0; i < n; i++) total += lengths[i]!;
     index.baseSlots = index.slots = index.live = n;
-    index.baseCounts = counts;
-    index.baseOffsets = offsets;
+    index.baseCounts = null;
     index.totalLength = total;
     return index;
+  }
+
+  /**
+   * The restored slots' term counts, [term, tf, …] per slot in `baseCounts` over `baseOffsets`: two passes over
+   * the postings' restored entries (slots below `baseSlots`; later ones were added since), removed docs included.
+   */
+  private restoredCounts(): Int32Array {
+    if (this.baseCounts) return this.baseCounts;
+    const n = this.baseSlots;
+    const offsets = new Int32Array(n + 1);
+    for (const p of this.postings) {
+      for (let i = 0; i < p.length; i++) {
+        const slot = p.slots[i]!;
+        if (slot < n) offsets[slot + 1]! += 2;
+      }
+    }
+    for (let s = 0; s < n; s++) offsets[s + 1]! += offsets[s]!;
+    const cursor = offsets.slice(0, n);
+    const counts = new Int32Array(offsets[n]!);
+    this.postings.forEach((p, t) => {
+      for (let i = 0; i < p.length; i++) {
+        const slot = p.slots[i]!;
+        if (slot >= n) continue;
+        const at = cursor[slot]!;
+        counts[at] = t;
+        counts[at + 1] = p.tfs[i]!;
+        cursor[slot] = at + 2;
+      }
+    });
+    this.baseOffsets = offsets;
+    this.baseCounts = counts;
+    return counts;
   }
 
   /** A live slot's term counts (undefined for a removed one). */
   private countsOf(slot: number): TermCounts | undefined {
     if (slot >= this.baseSlots) return this.counts[slot - this.baseSlots];
     if (this.docIds[slot]! < 0) return undefined;
-    return this.baseCounts.subarray(this.baseOffsets[slot]!, this.baseOffsets[slot + 1]!);
+    return this.restoredCounts().subarray(this.baseOffsets[slot]!, this.baseOffsets[slot + 1]!);
   }
 
   private termId(term: string): number {

@@ -1,4 +1,5 @@
 import { EngramError } from '../../core/errors.js';
+import { IdSlots } from '../../core/id-slots.js';
 import type { RowFile } from './row-file.js';
 
 /**
@@ -47,7 +48,7 @@ export class VectorMatrix {
   /** Per slot: ‖x[c1..d)‖ and ‖x[c2..d)‖ for the checkpoints c1, c2 (unused when there are none). */
   tails: Float64Array;
   readonly checkpoints: readonly [number, number] | null;
-  private readonly slotOf = new Map<number, number>();
+  private slotOf = new IdSlots();
   private count = 0;
   private file: RowFile | null = null;
 
@@ -134,11 +135,8 @@ export class VectorMatrix {
     this.data = rows;
     this.scales = scales;
     this.tails = tails;
+    this.slotOf = IdSlots.fromSlots(ids, 'vector state');
     this.ids = Float64Array.from(ids);
-    for (let slot = 0; slot < n; slot++) {
-      if (this.slotOf.has(ids[slot]!)) throw new EngramError('ADAPTER', 'vector state: an id appears twice');
-      this.slotOf.set(ids[slot]!, slot);
-    }
     this.count = n;
     this.file = file;
   }
@@ -209,13 +207,10 @@ export class VectorMatrix {
     } else {
       this.data = rows.byteOffset === 0 ? rows : rows.slice();
     }
+    this.slotOf = IdSlots.fromSlots(ids, 'vector state');
     this.ids = Float64Array.from(ids);
     this.tails = new Float64Array(ids.length * 2);
-    for (let slot = 0; slot < ids.length; slot++) {
-      if (this.slotOf.has(ids[slot]!)) throw new EngramError('ADAPTER', 'vector state: an id appears twice');
-      this.slotOf.set(ids[slot]!, slot);
-      this.writeTails(slot);
-    }
+    for (let slot = 0; slot < ids.length; slot++) this.writeTails(slot);
     this.count = ids.length;
   }
 

@@ -1,4 +1,5 @@
 import { EngramError } from '../../../core/errors.js';
+import { IdSlots } from '../../../core/id-slots.js';
 import { SCOPE_KEYS, type ScopeKey } from '../../../core/types.js';
 import type { DocKind } from '../../../core/types.js';
 import type { ScopeFilter } from '../../../ports/storage.js';
@@ -70,7 +71,7 @@ const SCOPE_INDEX: Record<ScopeKey, number> = { userId: 0, agentId: 1, sessionId
  * slot that a free list recycles as docs come and go.
  */
 export class DocAttributes {
-  private readonly slotOf = new Map<number, number>();
+  private slotOf = new IdSlots();
   private free: number[] = [];
   private used = 0;
   private kind = new Int32Array(0);
@@ -124,7 +125,7 @@ export class DocAttributes {
       return c;
     };
     let i = 0;
-    for (const [docId, slot] of this.slotOf) {
+    for (const [docId, slot] of this.slotOf.entries()) {
       ids[i] = docId;
       codes[i * 5] = localCode(this.kind[slot]!);
       for (let k = 0; k < 4; k++) codes[i * 5 + 1 + k] = localCode(this.scope[slot * 4 + k]!);
@@ -137,34 +138,41 @@ export class DocAttributes {
   /** Adds the docs of an `exportState` result. */
   importState(s: { ids: Float64Array; codes: Int32Array; expires: Float64Array; strings: string[] }): void {
     if (s.codes.length !== s.ids.length * 5 || s.expires.length !== s.ids.length) throw new EngramError('ADAPTER', 'doc attributes state: array lengths disagree');
-    const str = (c: number): string | null => {
-      if (c === -1) return null;
-      const v = s.strings[c];
-      if (v === undefined) throw new EngramError('ADAPTER', 'doc attributes state: unknown string');
-      return v;
-    };
-    // Each saved string is interned once; then every doc is a few array writes.
-    const code = s.strings.map((v) => this.interner.code(v));
-    const mapped = (c: number): number => {
-      if (c === -1) return 0;
-      const v = code[c];
-      if (v === undefined) str(c); // throws: unknown string
-      return v!;
-    };
-    const kindOf = (c: number): number => (c === -1 ? this.interner.code('') : mapped(c));
+    // Each saved string is interned once: saved code c (-1: absent) becomes table[c + 1] (0: absent).
+    const table = new Int32Array(s.strings.length + 1);
+    s.strings.forEach((v, c) => (table[c + 1] = this.interner.code(v)));
+    const known = s.strings.length + 1;
+    const unknown = () => new EngramError('ADAPTER', 'doc attributes state: unknown string');
+    let absentKind = -1;
     const n = s.ids.length;
     if (this.used + n > this.kind.length) this.grow(Math.max(64, this.used + n));
+    // Into an empty table, doc i takes slot i and the ids are looked up by binary search (no Map of them).
+    const fresh = this.used === 0 && this.slotOf.size === 0;
+    if (fresh) {
+      this.slotOf = IdSlots.fromSlots(s.ids, 'doc attributes state');
+      this.used = n;
+    }
     for (let i = 0; i < n; i++) {
       const b = i * 5;
-      const docId = s.ids[i]!;
-      let slot = this.slotOf.get(docId);
-      if (slot === undefined) {
-        slot = this.free.pop() ?? this.used++;
-        if (slot >= this.kind.length) this.grow(Math.max(64, slot * 2));
-        this.slotOf.set(docId, slot);
+      let slot = i;
+      if (!fresh) {
+        const docId = s.ids[i]!;
+        let at = this.slotOf.get(docId);
+        if (at === undefined) {
+          at = this.free.pop() ?? this.used++;
+          if (at >= this.kind.length) this.grow(Math.max(64, at * 2));
+          this.slotOf.set(docId, at);
+        }
+        slot = at;
       }
-      this.kind[slot] = kindOf(s.codes[b]!);
-      for (let k = 0; k < 4; k++) this.scope[slot * 4 + k] = mapped(s.codes[b + 1 + k]!);
+      const kc = s.codes[b]! + 1;
+      if (kc >>> 0 >= known) throw unknown();
+      this.kind[slot] = kc === 0 ? (absentKind < 0 ? (absentKind = this.interner.code('')) : absentKind) : table[kc]!;
+      for (let k = 1; k <= 4; k++) {
+        const c = s.codes[b + k]! + 1;
+        if (c >>> 0 >= known) throw unknown();
+        this.scope[slot * 4 + k - 1] = table[c]!;
+      }
       this.expires[slot] = s.expires[i]!;
     }
   }

@@ -35,6 +35,13 @@ export interface IndexParts {
   vectors?: VectorIndex;
 }
 
+/**
+ * Layout of the BM25 sections (bump when it changes; a file of another layout is reported as of an older
+ * version, so the lexicon is rebuilt from the rows while the file's vectors stay usable): 2 saves the postings
+ * themselves (1 saved per-doc term counts, from which every open rebuilt the postings).
+ */
+export const LEX_LAYOUT = 2;
+
 /** A side file as the index file names it. */
 interface SideFile {
   name: string;
@@ -67,7 +74,8 @@ export function saveIndexParts(path: string, describes: IndexFileHeader['describ
   const info: Record<string, number> = {};
   if (parts.lexicon) {
     const l = parts.lexicon.exportState();
-    Object.assign(sections, { 'lex.terms': stringsSection(l.terms), 'lex.ids': l.ids, 'lex.lengths': l.lengths, 'lex.offsets': l.offsets, 'lex.counts': l.counts });
+    Object.assign(sections, { 'lex.terms': stringsSection(l.terms), 'lex.ids': l.ids, 'lex.lengths': l.lengths, 'lex.start': l.start, 'lex.slots': l.slots, 'lex.tfs': l.tfs });
+    info.lexLayout = LEX_LAYOUT;
   }
   const a = parts.attrs.exportState();
   Object.assign(sections, { 'attr.ids': a.ids, 'attr.codes': a.codes, 'attr.expires': a.expires, 'attr.strings': stringsSection(a.strings) });
@@ -173,14 +181,18 @@ export function loadIndexParts(
   const file = readIndexFile(path, describes);
   if (!file.ok) return file;
   const s = file.sections;
+  if (into.lexicon && file.header.info.lexLayout !== LEX_LAYOUT) {
+    return { ok: false, fault: 'version', detail: `lexicon layout ${file.header.info.lexLayout ?? 1}, reader ${LEX_LAYOUT}` };
+  }
   try {
     const lexicon = into.lexicon
       ? Bm25Index.fromState({
           terms: sectionStrings(s, 'lex.terms'),
           ids: sectionAs(s, 'lex.ids', Float64Array),
           lengths: sectionAs(s, 'lex.lengths', Float64Array),
-          offsets: sectionAs(s, 'lex.offsets', Int32Array),
-          counts: sectionAs(s, 'lex.counts', Int32Array),
+          start: sectionAs(s, 'lex.start', Int32Array),
+          slots: sectionAs(s, 'lex.slots', Int32Array),
+          tfs: sectionAs(s, 'lex.tfs', Uint16Array),
         })
       : undefined;
     into.attrs.importState({

@@ -112,6 +112,9 @@ describe('sqlite: persisted search indexes', () => {
       () => writeFileSync(lexFile(), readFileSync(lexFile()).toString('latin1').replace('"version":2', '"version":1'), 'latin1'),
       'version',
     ],
+    // Postings saved as per-doc term counts (layout 1, before the key existed) or of any other layout.
+    ['of an older lexicon layout', () => writeFileSync(lexFile(), readFileSync(lexFile()).toString('latin1').replace('"lexLayout":2', '"lexLayou":22'), 'latin1'), 'version'],
+    ['of another lexicon layout', () => writeFileSync(lexFile(), readFileSync(lexFile()).toString('latin1').replace('"lexLayout":2', '"lexLayout":3'), 'latin1'), 'version'],
   ];
   for (const [name, damage, fault] of faults) {
     it(`a ${name} file is detected, search answers from the rows, and the file is written again in the background`, async () => {
@@ -120,6 +123,8 @@ describe('sqlite: persisted search indexes', () => {
       const s = await open();
       expect(await lexical(s, 'zebra harbour')).toEqual(answer);
       expect(loads()[0]).toMatchObject({ index: 'lexical', from: 'rows', fault });
+      expect(await nearest(s, [...vectors.values()][3]!)).toHaveLength(5);
+      expect(loads()[1]).toMatchObject({ index: 'vectors', from: 'file' });
       await turn();
       expect(events.some((e) => e.kind === 'saved' && e.index === 'lexical')).toBe(true);
       await s.close();
