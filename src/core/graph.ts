@@ -99,3 +99,13 @@ export function believedAt(r: Pick<Relation, 'recordedAt' | 'expiredAt'>, at: nu
 export function validAt(r: Pick<Relation, 'validFrom' | 'validTo'>, at: number): boolean {
   return (r.validFrom === undefined || r.validFrom <= at) && (r.validTo === undefined || r.validTo > at);
 }
+
+/** Types whose edge reads the same both ways. */
+export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating', 'relative_of']);
+/** Types where a new edge from the same source closes the old one. */
+export const EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['works_at', 'lives_in', 'married_to', 'dating', 'runs_on']);
+/** Types where a new edge into the same target closes the old one (a person has one manager at a time). */
+export const TARGET_EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['manages']);
+
+/** How a relation of this type is written (see `RelationWrite.exclusive`). */
+export const exclusivity = (type: string): boolean | 'target' => (EXCLUSIVE_TYPES.has(type) ? true : TARGET_EXCLUSIVE_TYPES.has(type) ? 'target' : false);

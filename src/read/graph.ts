@@ -18,9 +18,8 @@
  * statement "Carol manages Alice." is read before "Alice manages Bob." (graph-support.ts); the relations render in an
  * "Entities" section (graph-render.ts).
  */
-import { nameKey, type Entity, type Relation } from '../core/graph.js';
+import { SYMMETRIC_TYPES, nameKey, type Entity, type Relation } from '../core/graph.js';
 import type { GraphStore, ScopeFilter, TimelineStore } from '../ports/storage.js';
-import { SYMMETRIC_TYPES } from '../learn/graph/rules.js';
 import type { TimeWindow } from './time-window.js';
 
 export interface GraphHit {

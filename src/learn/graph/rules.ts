@@ -9,8 +9,9 @@
  * Relations are stored in one canonical direction: "Bob reports to Alice" is `Alice manages Bob`; symmetric
  * types (married_to, friend_of, sibling_of) read both ways at query time.
  */
-import nlp from 'compromise';
-import { nameKey } from '../../core/graph.js';
+import { createRequire } from 'node:module';
+import type Compromise from 'compromise';
+import { exclusivity, nameKey } from '../../core/graph.js';
 import { CONTRACTION, FIRST_PERSON, GROUP_NOUN, LEADING, NAME, NOT_NAMES, OBJECT_PRONOUNS, PRONOUN, STOP, THIRD_PERSON, cleanName, cleanThing, isCapitalized } from './lexicon.js';
 import { APPOSITIVE, APPOSITIVE_ROLE, FAMILY, IS_ROLE, LOCATED, PAIR_STATE, PAIR_TYPES, ROLE_AT, ROLE_IS, ROLE_NAMED } from './phrasings-roles.js';
 import { IS_ON, PATTERNS } from './phrasings-verbs.js';
@@ -45,15 +46,8 @@ export interface Extraction {
   people: string[];
 }
 
-/** Types whose edge reads the same both ways. */
-export const SYMMETRIC_TYPES: ReadonlySet<string> = new Set(['married_to', 'friend_of', 'sibling_of', 'colleague_of', 'dating', 'relative_of']);
-/** Types where a new edge from the same source closes the old one. */
-export const EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['works_at', 'lives_in', 'married_to', 'dating', 'runs_on']);
-/** Types where a new edge into the same target closes the old one (a person has one manager at a time). */
-export const TARGET_EXCLUSIVE_TYPES: ReadonlySet<string> = new Set(['manages']);
 
-/** How a relation of this type is written (see `RelationWrite.exclusive`). */
-export const exclusivity = (type: string): boolean | 'target' => (EXCLUSIVE_TYPES.has(type) ? true : TARGET_EXCLUSIVE_TYPES.has(type) ? 'target' : false);
+export { EXCLUSIVE_TYPES, SYMMETRIC_TYPES, TARGET_EXCLUSIVE_TYPES, exclusivity } from '../../core/graph.js';
 
 /** Capitalised word runs of a text that could name someone or something (sentence-initial filler dropped). */
 function nameCandidates(text: string): string[] {
@@ -66,6 +60,15 @@ function nameCandidates(text: string): string[] {
 }
 
 const NAME_RUN = new RegExp(NAME, 'gu');
+/**
+ * The tagger is loaded on first use, not at import: its lexicon takes a few hundred ms to load, which a process
+ * that only reads (or has not extracted yet) should not pay at start-up.
+ */
+let tagger: typeof Compromise | undefined;
+const nlp = (text: string): ReturnType<typeof Compromise> => {
+  tagger ??= createRequire(import.meta.url)('compromise') as typeof Compromise;
+  return tagger(text);
+};
 const TYPE_CACHE = new Map<string, string | null>();
 const TYPE_CACHE_MAX = 50_000;
 
