@@ -36,6 +36,29 @@ return { tokens, redis.call('GET', ARGV[n + 1] .. table.concat(tokens, '.') .. '
 `);
 
 /**
+ * LOOKUP for several entries under the same tokens (a batched read): KEYS the token keys (n); ARGV n fresh
+ * tokens, the entry base, then the sub keys. Returns { tokens, { entry or false per sub } }.
+ */
+export const LOOKUP_MANY = script(`
+local n = #KEYS
+local tokens = {}
+for i = 1, n do
+  local v = redis.call('GET', KEYS[i])
+  if not v then
+    v = ARGV[i]
+    redis.call('SET', KEYS[i], v)
+  end
+  tokens[i] = v
+end
+local prefix = ARGV[n + 1] .. table.concat(tokens, '.') .. ':'
+local entries = {}
+for i = n + 2, #ARGV do
+  entries[#entries + 1] = redis.call('GET', prefix .. ARGV[i]) or false
+end
+return { tokens, entries }
+`);
+
+/**
  * Stores an entry, but only while the tokens it was read under are still current: a fill that lands after a
  * write's bump is refused, so no entry is ever created under superseded tokens (and a purge after `forget`
  * cannot be undone by a slow reader). Versioned entries (`<version>|<json>`, working memory) are also refused
