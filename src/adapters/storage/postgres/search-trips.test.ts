@@ -180,6 +180,15 @@ describe.skipIf(skip)('hybrid search on the postgres server', () => {
     expect(plan).not.toMatch(/docs_by_time/);
   });
 
+  it('sends an append as five round trips: BEGIN with the tenant lock, the reads, the inserts, the feed, COMMIT', async () => {
+    pool.sent.length = 0;
+    await storage.appendEvents([newEvent({ tenant: 't1', sessionId: 's9', content: 'one more line', ts: NOW - 500, recordedAt: NOW - 499 })]);
+    expect(pool.sent[0]).toMatch(/^BEGIN; INSERT INTO "[^"]+"\.tenant_state AS s \(tenant\) SELECT t FROM unnest\(ARRAY\['t1'\]::text\[\]\)/);
+    expect(pool.sent.filter((t) => /^BEGIN/.test(t))).toHaveLength(1);
+    expect(pool.sent.at(-1)).toBe('COMMIT');
+    expect(pool.sent.length, pool.sent.join('\n')).toBe(5);
+  });
+
   it('shares one epoch read between searches started in the same turn, never across turns', async () => {
     const epochReads = () => pool.sent.filter((t) => t.includes('vector_epoch FROM')).length;
     const lexical = (text: string) => storage.lexicalSearch({ tenant: 't1', text, k: 5, now: NOW });
