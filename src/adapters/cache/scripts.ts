@@ -16,30 +16,11 @@ function script(lua: string): Script {
 }
 
 /**
- * KEYS: the token keys (n). ARGV: n fresh tokens (each used only when its key is absent), the entry base, and
- * the sub key ('' = tokens only). Returns { tokens, entry or nil }; the entry key is
- * `<base><token1>.<token2>…:<sub>`.
+ * KEYS: the token keys (n). ARGV: n fresh tokens (each used only when its key is absent), the entry base, then
+ * the sub keys of the entries wanted (none: tokens only). Returns { tokens, { entry or nil per sub } }; an
+ * entry key is `<base><token1>.<token2>…:<sub>`.
  */
 export const LOOKUP = script(`
-local n = #KEYS
-local tokens = {}
-for i = 1, n do
-  local v = redis.call('GET', KEYS[i])
-  if not v then
-    v = ARGV[i]
-    redis.call('SET', KEYS[i], v)
-  end
-  tokens[i] = v
-end
-if ARGV[n + 2] == '' then return { tokens, false } end
-return { tokens, redis.call('GET', ARGV[n + 1] .. table.concat(tokens, '.') .. ':' .. ARGV[n + 2]) }
-`);
-
-/**
- * LOOKUP for several entries under the same tokens (a batched read): KEYS the token keys (n); ARGV n fresh
- * tokens, the entry base, then the sub keys. Returns { tokens, { entry or false per sub } }.
- */
-export const LOOKUP_MANY = script(`
 local n = #KEYS
 local tokens = {}
 for i = 1, n do

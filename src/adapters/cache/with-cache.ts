@@ -188,7 +188,7 @@ async function readFacts(primary: Storage, cache: RedisCache, tenant: string, id
   if (!cache.families.has('facts') || typeof tenant !== 'string' || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return batched(ids);
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const found = await cache.lookupMany(cache.keys.scope('facts', tenant), unique.map((id) => idSub('id', id)));
+  const found = (await cache.lookupMany(cache.keys.scope('facts', tenant), unique.map((id) => idSub('id', id))))?.found;
   if (!found) {
     cache.count('facts', 'bypasses');
     return batched(ids);
