@@ -101,15 +101,34 @@ export class RedisCache {
    * under them: one atomic script. Undefined when Redis cannot be used (go to the primary).
    */
   async lookup(scope: EntryScope, sub: string, opts: { value: boolean } = { value: true }): Promise<CacheLookup | undefined> {
+    if (!opts.value) {
+      const tokens = await this.lookupMany(scope, []);
+      return tokens && { scope, tokens: tokens.tokens, key: this.keys.entry(scope, tokens.tokens, sub), raw: undefined };
+    }
+    return (await this.lookupMany(scope, [sub]))?.found[0];
+  }
+
+  /**
+   * `lookup` of several entries of one scope in one atomic script (a batched read): one CacheLookup per sub,
+   * in order, all under the same tokens. Undefined when Redis cannot be used.
+   */
+  async lookupMany(scope: EntryScope, subs: readonly string[]): Promise<{ tokens: string[]; found: CacheLookup[] } | undefined> {
     if (!(await this.usable())) return undefined;
     try {
       const fresh = scope.tokenKeys.map(() => freshToken());
       const base = this.keys.entryBase(scope.family, scope.tenant);
-      const reply = await runScript(this.client, LOOKUP, scope.tokenKeys, [...fresh, base, opts.value ? sub : '']);
+      const reply = await runScript(this.client, LOOKUP, scope.tokenKeys, [...fresh, base, ...subs]);
       this.health.answered();
       const tokens = parseTokens(reply, scope.tokenKeys.length);
-      const raw = (reply as unknown[])[1];
-      return { scope, tokens, key: this.keys.entry(scope, tokens, sub), raw: typeof raw === 'string' ? raw : undefined };
+      const raws: unknown = (reply as unknown[])[1];
+      if (!Array.isArray(raws) || raws.length !== subs.length) {
+        throw new EngramError('ADAPTER', 'redis cache: unexpected reply from the lookup script', { details: { reply: String(reply) } });
+      }
+      const found = subs.map((sub, i) => {
+        const raw: unknown = raws[i];
+        return { scope, tokens, key: this.keys.entry(scope, tokens, sub), raw: typeof raw === 'string' ? raw : undefined };
+      });
+      return { tokens, found };
     } catch (e) {
       this.health.failed(e);
       return undefined;

@@ -16,9 +16,9 @@ function script(lua: string): Script {
 }
 
 /**
- * KEYS: the token keys (n). ARGV: n fresh tokens (each used only when its key is absent), the entry base, and
- * the sub key ('' = tokens only). Returns { tokens, entry or nil }; the entry key is
- * `<base><token1>.<token2>…:<sub>`.
+ * KEYS: the token keys (n). ARGV: n fresh tokens (each used only when its key is absent), the entry base, then
+ * the sub keys of the entries wanted (none: tokens only). Returns { tokens, { entry or nil per sub } }; an
+ * entry key is `<base><token1>.<token2>…:<sub>`.
  */
 export const LOOKUP = script(`
 local n = #KEYS
@@ -31,8 +31,12 @@ for i = 1, n do
   end
   tokens[i] = v
 end
-if ARGV[n + 2] == '' then return { tokens, false } end
-return { tokens, redis.call('GET', ARGV[n + 1] .. table.concat(tokens, '.') .. ':' .. ARGV[n + 2]) }
+local prefix = ARGV[n + 1] .. table.concat(tokens, '.') .. ':'
+local entries = {}
+for i = n + 2, #ARGV do
+  entries[#entries + 1] = redis.call('GET', prefix .. ARGV[i]) or false
+end
+return { tokens, entries }
 `);
 
 /**

@@ -73,6 +73,37 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
       expect(after.slice(-2)).toEqual(['written behind the cache', 'written through the cache']);
     });
 
+    it('serves the batched fact read from the same entries as getFact: hits, misses and absences, in the order asked', async () => {
+      const [f1, f2, f3] = [makeFact({ text: 'one' }), makeFact({ text: 'two' }), makeFact({ text: 'three' })];
+      for (const f of [f1, f2, f3]) await a.storage.putFact(f);
+      const missing = 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+      await warm(b, (s) => s.getFact(T, f3.id));
+      const ids = [f2.id, missing, f1.id, f3.id, f2.id];
+      const truth = await b.primary.getFacts(T, ids);
+      expect(truth.map((f) => f.id)).toEqual([f2.id, f1.id, f3.id, f2.id]);
+      const before = b.cache.stats();
+      expect(await b.storage.getFacts!(T, ids)).toEqual(truth);
+      // f3 came from getFact's entry; f1, f2 and the absence from the primary, which were then stored.
+      expect(b.cache.stats()).toMatchObject({ hits: before.hits + 1, misses: before.misses + 3 });
+      expect(await b.storage.getFacts!(T, ids)).toEqual(truth);
+      expect(b.cache.stats()).toMatchObject({ hits: before.hits + 5, misses: before.misses + 3 });
+      // getFact reads what the batched read stored.
+      expect(await b.storage.getFact(T, f1.id)).toEqual(await b.primary.getFact(T, f1.id));
+      expect(b.cache.stats().hits).toBe(before.hits + 6);
+      expect(await b.storage.getFacts!(T, [])).toEqual([]);
+      expect(b.cache.stats()).toMatchObject({ errors: 0, bypasses: 0 });
+    });
+
+    it('the batched fact read really serves from Redis until a decorated write', async () => {
+      const f = makeFact({ confidence: 0.5 });
+      await a.storage.putFact(f);
+      const before = await warm(b, (s) => s.getFacts!(T, [f.id]));
+      await b.primary.updateFactStats(T, f.id, { confidence: 0.7, supportCount: 1, contradictCount: 0 });
+      expect(await b.storage.getFacts!(T, [f.id])).toEqual(before);
+      await a.storage.updateFactStats(T, f.id, { confidence: 0.9, supportCount: 2, contradictCount: 0 });
+      expect(await b.storage.getFacts!(T, [f.id])).toMatchObject([{ id: f.id, confidence: 0.9 }]);
+    });
+
     it('does not cache unbounded event queries, and leaves adapter extras reachable', async () => {
       await a.storage.appendEvents(makeEvents(2));
       await b.storage.queryEvents({ tenant: T, now: NOW });
@@ -154,6 +185,18 @@ describe.skipIf(skip)('withCache over SQLite on the shared Redis', () => {
         name: 'putFact (a first version where none was)',
         read: (s) => s.getLiveFact(T, 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV', NOW),
         write: (s) => s.putFact(makeFact({ id: 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV' })),
+      },
+      {
+        name: 'updateFactStats (the batched read)',
+        setup: (s) => s.putFact(makeFact({ id: 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV', confidence: 0.5 })).then(() => undefined),
+        read: (s) => s.getFacts!(T, ['fact_01ARZ3NDEKTSV4RRFFQ69G5FAV']),
+        write: (s) => s.updateFactStats(T, 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV', { confidence: 0.9, supportCount: 3, contradictCount: 0 }),
+      },
+      {
+        name: 'putFact (a revision closes the old version; the batched read)',
+        setup: (s) => s.putFact(makeFact({ id: 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV', text: 'v1' })).then(() => undefined),
+        read: (s) => s.getFacts!(T, ['fact_01ARZ3NDEKTSV4RRFFQ69G5FAV']),
+        write: async (s) => s.putFact(reviseFact((await s.getFact(T, 'fact_01ARZ3NDEKTSV4RRFFQ69G5FAV'))!, 'v2')),
       },
       {
         name: 'updateFactStats',

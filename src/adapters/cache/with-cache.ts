@@ -25,6 +25,11 @@
  * newer", so a slow reader's older version cannot replace it). When the tokens moved meanwhile, or the put
  * created the scratchpad (expectedVersion 0 restarts the numbering, so versions no longer order records),
  * it bumps the token instead.
+ *
+ * `getFacts` (a batched read) is served from the same per-fact entries as `getFact`. `hydrateDocs` goes to the
+ * primary as it is: it brings a search's candidate docs, vectors, events and facts in one round trip, and
+ * taking its facts from Redis would add a Redis round trip before it (the tokens must be read before the
+ * primary) to save none; it caches nothing, so no write has anything of it to invalidate.
  */
 import { isEngramError } from '../../core/errors.js';
 import type { Fact, MemoryEvent, WorkingMemoryRecord } from '../../core/types.js';
@@ -48,6 +53,7 @@ import type { RedisCache } from './redis-cache.js';
 type Overridden =
   | 'queryEvents'
   | 'getFact'
+  | 'getFacts'
   | 'getLiveFact'
   | 'getFactVersions'
   | 'getWorkingMemory'
@@ -116,9 +122,9 @@ async function read<T, E>(cache: RedisCache, p: ReadPlan<T, E>): Promise<T> {
   return value;
 }
 
-type CachedRead = 'queryEvents' | 'getFact' | 'getLiveFact' | 'getFactVersions' | 'getWorkingMemory';
+type CachedRead = 'queryEvents' | 'getFact' | 'getFacts' | 'getLiveFact' | 'getFactVersions' | 'getWorkingMemory';
 
-function cachedReads(primary: Storage, cache: RedisCache): Pick<Storage, CachedRead> {
+function cachedReads(primary: Storage, cache: RedisCache): Required<Pick<Storage, CachedRead>> {
   return {
     queryEvents: (q: EventQuery) => {
       if (!isWindowQuery(q) || typeof q.tenant !== 'string') return primary.queryEvents(q);
@@ -140,6 +146,7 @@ function cachedReads(primary: Storage, cache: RedisCache): Pick<Storage, CachedR
         serve: (e) => ({ value: e.fact }),
         toEntry: (fact) => ({ fact }),
       }),
+    getFacts: (tenant, ids) => readFacts(primary, cache, tenant, ids),
     getLiveFact: (tenant, key, now) =>
       read<Fact | undefined, LiveFactEntry>(cache, {
         now,
@@ -168,6 +175,45 @@ function cachedReads(primary: Storage, cache: RedisCache): Pick<Storage, CachedR
         version: (rec) => rec?.version ?? 0,
       }),
   };
+}
+
+/**
+ * `getFacts` through the same entries as `getFact` (`id:<id>` under the tenant's fact tokens): one lookup of
+ * all of them, the primary for the misses only (one batched read), then a fill per miss under the tokens read
+ * first. Answers in the order asked, skipping ids the tenant does not have, as the primary does.
+ */
+async function readFacts(primary: Storage, cache: RedisCache, tenant: string, ids: readonly string[]): Promise<Fact[]> {
+  const batched = (wanted: readonly string[]): Promise<Fact[]> =>
+    primary.getFacts ? primary.getFacts(tenant, wanted) : Promise.all(wanted.map((id) => primary.getFact(tenant, id))).then((fs) => fs.filter((f): f is Fact => f !== undefined));
+  if (!cache.families.has('facts') || typeof tenant !== 'string' || !Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return batched(ids);
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const found = (await cache.lookupMany(cache.keys.scope('facts', tenant), unique.map((id) => idSub('id', id))))?.found;
+  if (!found) {
+    cache.count('facts', 'bypasses');
+    return batched(ids);
+  }
+  const known = new Map<string, Fact | undefined>();
+  const missed: number[] = [];
+  found.forEach((f, i) => {
+    const entry = f.raw === undefined ? undefined : parseJson<{ fact?: Fact }>(f.raw);
+    if (entry === undefined) missed.push(i);
+    else known.set(unique[i]!, entry.fact);
+  });
+  for (let i = 0; i < unique.length - missed.length; i++) cache.count('facts', 'hits');
+  for (let i = 0; i < missed.length; i++) cache.count('facts', 'misses');
+  if (missed.length > 0) {
+    const loaded = await batched(missed.map((i) => unique[i]!));
+    const byId = new Map(loaded.map((f) => [f.id, f]));
+    await Promise.all(
+      missed.map((i) => {
+        const fact = byId.get(unique[i]!);
+        known.set(unique[i]!, fact);
+        return cache.fill(found[i]!, JSON.stringify({ fact }));
+      }),
+    );
+  }
+  return ids.map((id) => known.get(id)).filter((f): f is Fact => f !== undefined);
 }
 
 /** The tenant (and session) of each row of a batch, tolerating malformed input (the primary reports that). */

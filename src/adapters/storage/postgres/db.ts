@@ -54,17 +54,45 @@ async function run(q: { query: PoolLike['query'] }, s: Sql, names: SqlNames): Pr
   return q.query(text, values);
 }
 
+/** A string literal that reads the same whatever `standard_conforming_strings` says (pg's escapeLiteral). */
+export function quoteLiteral(s: string): string {
+  const body = s.replace(/'/g, "''");
+  return s.includes('\\') ? ` E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
+}
+
+/** The last result of a text that may have held several statements (pg answers those with an array). */
+const lastResult = (r: QueryResultLike | QueryResultLike[]): QueryResultLike => (Array.isArray(r) ? (r.at(-1) ?? { rows: [] }) : r);
+
 export class Tx {
   private readonly deltas = new Map<string, TenantDelta>();
   readonly changes = new Map<string, TenantChanges>();
 
+  /**
+   * @param begin the BEGIN statement not yet sent: it goes with the transaction's first statement, in the same
+   * round trip when that statement is the tenant lock (a write's usual first step), else just before it.
+   */
   constructor(
     private readonly client: ClientLike,
     readonly names: SqlNames,
+    private begin: string | undefined = undefined,
   ) {}
 
+  /** True once BEGIN was sent (the transaction then needs its COMMIT or ROLLBACK). */
+  get begun(): boolean {
+    return this.begin === undefined;
+  }
+
+  private async send(s: Sql): Promise<QueryResultLike> {
+    if (this.begin !== undefined) {
+      const begin = this.begin;
+      this.begin = undefined;
+      await this.client.query(begin);
+    }
+    return run(this.client, s, this.names);
+  }
+
   async rows<R>(s: Sql): Promise<R[]> {
-    return (await run(this.client, s, this.names)).rows as R[];
+    return (await this.send(s)).rows as R[];
   }
 
   async one<R>(s: Sql): Promise<R | undefined> {
@@ -73,7 +101,7 @@ export class Tx {
 
   /** Runs a statement, returning the number of rows it affected. */
   async exec(s: Sql): Promise<number> {
-    return (await run(this.client, s, this.names)).rowCount ?? 0;
+    return (await this.send(s)).rowCount ?? 0;
   }
 
   /**
@@ -85,13 +113,21 @@ export class Tx {
     const list = [...new Set(tenants)].sort();
     const out = new Map<string, number>();
     if (list.length === 0) return out;
-    const rows = await this.rows<{ tenant: string; last_seq: string | number }>(
-      sql(
-        `INSERT INTO engram.tenant_state AS s (tenant) SELECT t FROM unnest(?::text[]) AS u(t) ORDER BY t
+    const lock = sql(
+      `INSERT INTO engram.tenant_state AS s (tenant) SELECT t FROM unnest(?::text[]) AS u(t) ORDER BY t
          ON CONFLICT (tenant) DO UPDATE SET last_seq = s.last_seq RETURNING tenant, last_seq`,
-        list,
-      ),
+      list,
     );
+    let rows: { tenant: string; last_seq: string | number }[];
+    if (this.begin !== undefined) {
+      // BEGIN and the lock in one round trip. A text of two statements cannot have parameters, so this one
+      // statement carries its values as quoted literals, put in place of `$1` after rendering (nothing else
+      // ever reads them as SQL text).
+      const tenantArray = `ARRAY[${list.map(quoteLiteral).join(', ')}]`;
+      const text = `${this.begin}; ${render(lock, this.names).text.replace('$1', () => tenantArray)}`;
+      this.begin = undefined;
+      rows = lastResult((await this.client.query(text)) as QueryResultLike | QueryResultLike[]).rows as typeof rows;
+    } else rows = await this.rows(lock);
     for (const r of rows) out.set(r.tenant, Number(r.last_seq));
     for (const t of list) this.delta(t);
     return out;
@@ -244,20 +280,20 @@ export class PgDb {
       } catch (e) {
         throw toEngramError(`postgres storage: ${what}`, e);
       }
-      const tx = new Tx(client, this.names);
+      const mode = `${opts.snapshot ? ' ISOLATION LEVEL REPEATABLE READ' : ''}${opts.readOnly ? ' READ ONLY' : ''}`;
+      const tx = new Tx(client, this.names, `BEGIN${mode}`);
       let broken: Error | undefined;
       try {
-        const mode = `${opts.snapshot ? ' ISOLATION LEVEL REPEATABLE READ' : ''}${opts.readOnly ? ' READ ONLY' : ''}`;
-        await client.query(`BEGIN${mode}`);
         const result = await fn(tx);
         const epochs = opts.readOnly ? new Map<string, number>() : await tx.flush();
-        await client.query('COMMIT');
+        // A transaction that sent nothing has nothing to commit.
+        if (tx.begun) await client.query('COMMIT');
         if (!opts.readOnly) writesCommitted++;
         if (epochs.size > 0) this.onCommit?.({ epochs, changes: tx.changes });
         return result;
       } catch (e) {
         try {
-          await client.query('ROLLBACK');
+          if (tx.begun) await client.query('ROLLBACK');
         } catch (rollbackError) {
           broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
         }

@@ -3,8 +3,11 @@
  * with its text's vector, the fact behind a fact doc and the event behind each of the first event docs, so a
  * search pays one round trip where `getDocs`, `getEmbeddings`, `getFacts` and `getEvents` would pay four.
  * Facts and events travel as jsonb of the rows `getFact` and `getEvents` read, decoded by the same row codecs.
- * The docs are found by primary key and everything else by a subquery per doc (an index probe each), so the
- * plan stays a few dozen probes whatever the planner believes about the tenant's size.
+ * Each doc is found by its own primary-key probe (a lateral lookup per id asked, by `doc_id` alone, the tenant checked on
+ * the row it returns)
+ * and everything else by a subquery per doc (an index probe each), so the plan stays a few dozen probes whatever
+ * the planner believes about the tenant's size: with `doc_id = ANY(…) AND tenant = …` a planner without
+ * statistics (a table not analyzed since a bulk load) ANDs the primary key with the tenant's whole time index.
  */
 import type { Fact, MemoryEvent } from '../../../core/types.js';
 import type { HydratedDocs } from '../../../ports/storage.js';
@@ -28,17 +31,18 @@ export async function hydrateDocs(ctx: PgContext, tenant: string, docIds: readon
   const rows = await ctx.db.rows<Row>(
     sql(
       `WITH hit AS (
-         SELECT ${columnsOf('d')}, row_number() OVER (PARTITION BY d.kind ORDER BY array_position(?::bigint[], d.doc_id)) AS kind_rank
-         FROM engram.docs d WHERE d.tenant = ? AND d.doc_id = ANY(?::bigint[]))
+         SELECT ${columnsOf('d')}, row_number() OVER (PARTITION BY d.kind ORDER BY u.ord) AS kind_rank
+         FROM unnest(?::bigint[]) WITH ORDINALITY AS u(id, ord)
+         CROSS JOIN LATERAL (SELECT * FROM engram.docs x WHERE x.doc_id = u.id LIMIT 1) d
+         WHERE d.tenant = ?)
        SELECT ${columnsOf('h')},
          (SELECT ${vectorRead(ctx.mode, 'em.vec')} FROM engram.embeddings em WHERE em.model = ? AND em.content_hash = h.content_hash) AS vec,
          CASE WHEN h.kind = 'fact' THEN (SELECT to_jsonb(f) FROM engram.facts f WHERE f.tenant = h.tenant AND f.id = h.ref_id) END AS fact_row,
          CASE WHEN h.kind = 'event' AND h.kind_rank <= ? THEN
            (SELECT to_jsonb(x) FROM (${SELECT_EVENTS} WHERE e.tenant = h.tenant AND e.id = h.ref_id) x) END AS event_row
        FROM hit h`,
-      ids,
+      [...new Set(ids)],
       tenant,
-      ids,
       ctx.model,
       nEvents,
     ),

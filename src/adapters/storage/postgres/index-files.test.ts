@@ -23,7 +23,7 @@ describe.skipIf(skip)('postgres: persisted search indexes (node-local directory)
   let dir: string;
   let schema: string;
   let events: IndexEvent[];
-  const open = async (opts: { feedRetentionMs?: number } = {}): Promise<PostgresStorage> => {
+  const open = async (opts: { feedRetentionMs?: number; vectorIndex?: { annThreshold: number; indexing: 'inline' } } = {}): Promise<PostgresStorage> => {
     const s = await openPostgresStorage({ url: SERVER_URL, schema, poolSize: 3, indexDir: dir, onIndexEvent: (e) => events.push(e), logger: { warn: () => undefined }, ...opts });
     await s.init({ embeddingModel: TEST_MODEL, dimension: TEST_DIM });
     return s;
@@ -138,6 +138,33 @@ describe.skipIf(skip)('postgres: persisted search indexes (node-local directory)
     expect(await lexical(s, 'narwhal')).toHaveLength(1);
     expect(loads()[0]).toMatchObject({ from: 'rows', fault: 'stale' });
     await s.close();
+  });
+
+  it('a large vector index (f32 rows in a side file, used in place): a corrupt row file fails the background check, and the index is rebuilt from the rows with the same answers', async () => {
+    const big = { vectorIndex: { annThreshold: 30, indexing: 'inline' as const } };
+    const s = await open(big);
+    await s.appendEvents(makeEvents(60, { tenant: TENANT, sessionId: 's1' }, seededRng(1)));
+    const r = seededRng(7);
+    const rows = (await s.pendingEmbeddings(1000)).map((p) => ({ contentHash: p.contentHash, vector: unitVector(TEST_DIM, r) }));
+    await s.putEmbeddings(rows);
+    const query = rows[7]!.vector;
+    const near = await nearest(s, query);
+    await until(() => events.some((e) => e.kind === 'saved'));
+    await s.close();
+    const sub = join(dir, readdirSync(dir).find((d) => d.startsWith(`${schema}-`))!);
+    const f32 = readdirSync(sub).filter((f) => f.startsWith(`t-${TENANT}`) && f.endsWith('.f32'));
+    expect(f32).toHaveLength(1);
+    const b = readFileSync(join(sub, f32[0]!));
+    b[b.byteLength >> 1] = b[b.byteLength >> 1]! ^ 0x40;
+    writeFileSync(join(sub, f32[0]!), b);
+    events = [];
+    const again = await open(big);
+    expect((await nearest(again, query)).map((h) => h.docId)).toContain(near[0]!.docId);
+    await until(() => events.some((e) => e.kind === 'check-failed'));
+    expect(events.find((e) => e.kind === 'check-failed')).toMatchObject({ index: 'tenant', fault: 'corrupt' });
+    expect(await nearest(again, query)).toEqual(near);
+    expect(loads().map((e) => e.from)).toEqual(['file', 'rows']);
+    await again.close();
   });
 
   it('files of another schema instance are not used (the schema was dropped and made again)', async () => {

@@ -9,9 +9,10 @@
 import { lexicalContext, lexicalText } from '../../../core/docs.js';
 import { isEmpty } from '../../../core/filter.js';
 import type { DocHit, DocQuery } from '../../../ports/storage.js';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ANALYZER_VERSION } from '../../lexical/analyzer.js';
-import { createVectorIndex, UsearchVectorIndex, vectorIndexSavable } from '../../vector/index.js';
+import { createVectorIndex, UsearchVectorIndex, vectorIndexSavable, type VectorIndexOptions } from '../../vector/index.js';
 import { tenantFileName, type IndexEvent, type IndexFileHeader } from '../sql/index-file.js';
 import { dropIndexParts, loadIndexParts, saveIndexParts } from '../sql/index-snapshot.js';
 import { Interner } from '../sql/doc-attributes.js';
@@ -75,6 +76,8 @@ export interface IndexOptions {
   /** Feed rows older than this are pruned (after a save); a reader behind them reloads. Default one day. */
   feedRetentionMs?: number | undefined;
   onIndexEvent?: ((e: IndexEvent) => void) | undefined;
+  /** Options of the in-process vector indexes (tests lower `annThreshold`). */
+  vectorIndex?: VectorIndexOptions | undefined;
 }
 
 /** One day: a node that was away longer loads its tenants from the rows (or a newer file) when it returns. */
@@ -166,6 +169,8 @@ export class InProcessIndexes {
     if (!file) return;
     try {
       const t0 = performance.now();
+      // The node's directory of this schema instance: a large vector index writes its side files there first.
+      mkdirSync(dirname(file.path), { recursive: true });
       const bytes = saveIndexParts(file.path, file.describes, t.epoch, { lexicon: t.index.lexicon, attrs: t.index.attrs, vectors: t.index.vectors });
       t.dirty = 0;
       t.saved = !t.index.vectors || !(t.index.vectors instanceof UsearchVectorIndex) || t.index.vectors.stats().pending === 0;
@@ -232,7 +237,8 @@ export class InProcessIndexes {
 
   private newIndex(): TenantIndex {
     // The f32 row files of large vector indexes go to this node's index directory (not the OS temp dir).
-    const vectors = this.opts.vectors ? createVectorIndex(this.opts.dimension, this.opts.indexDir ? { rowDir: this.opts.indexDir } : {}) : undefined;
+    const options = { ...this.opts.vectorIndex, ...(this.opts.indexDir ? { rowDir: this.opts.indexDir } : {}) };
+    const vectors = this.opts.vectors ? createVectorIndex(this.opts.dimension, options) : undefined;
     return new TenantIndex(this.interner, vectors, this.opts.dimension);
   }
 

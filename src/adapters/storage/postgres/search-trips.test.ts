@@ -32,14 +32,17 @@ function hashVector(text: string): Float32Array {
 }
 
 /** Counts the statements sent through a pool (on it or on a checked-out client). */
-function counting(inner: pg.Pool): PoolLike & { sent: string[] } {
+function counting(inner: pg.Pool): PoolLike & { sent: string[]; args: (unknown[] | undefined)[] } {
   const sent: string[] = [];
+  const args: (unknown[] | undefined)[] = [];
   const wrap = (q: (t: string, v?: unknown[]) => Promise<unknown>) => (text: string, values?: unknown[]) => {
     sent.push(text);
+    args.push(values);
     return q(text, values) as Promise<QueryResultLike>;
   };
   return {
     sent,
+    args,
     query: wrap((t, v) => inner.query(t, v)),
     connect: async () => {
       const c = await inner.connect();
@@ -156,6 +159,34 @@ describe.skipIf(skip)('hybrid search on the postgres server', () => {
       expect(pool.sent.length).toBeGreaterThan(fastSent);
       expect(a).toEqual(b);
     }
+  });
+
+  it('hydrates by one primary-key probe per doc asked, whatever the planner knows of the tenant (no statistics)', async () => {
+    // The schema's tables were loaded moments ago and not analyzed (as after a bulk import): the planner guesses
+    // the tenant's size, and must not read the tenant's whole time index to find a few docs.
+    const docs = await storage.lexicalSearch({ tenant: 't1', text: 'staging deploy token', k: 12, now: NOW });
+    pool.sent.length = 0;
+    pool.args.length = 0;
+    const hydrated = await storage.hydrateDocs(
+      't1',
+      docs.map((d) => d.docId),
+      { events: 3 },
+    );
+    expect(hydrated.docs.map((d) => d.docId)).toEqual(docs.map((d) => d.docId));
+    const i = pool.sent.findIndex((t) => t.includes('WITH hit AS'));
+    const plan = JSON.stringify((await inner.query(`EXPLAIN (FORMAT JSON) ${pool.sent[i]!}`, pool.args[i])).rows[0]);
+    const onDocs = [...plan.matchAll(/"Relation Name":"docs"[^}]*?"Index Name":"([a-z_]+)"|"Index Name":"([a-z_]+)"[^}]*?"Relation Name":"docs"/g)].map((m) => m[1] ?? m[2]);
+    expect(onDocs).toEqual(['docs_pkey']);
+    expect(plan).not.toMatch(/docs_by_time/);
+  });
+
+  it('sends an append as five round trips: BEGIN with the tenant lock, the reads, the inserts, the feed, COMMIT', async () => {
+    pool.sent.length = 0;
+    await storage.appendEvents([newEvent({ tenant: 't1', sessionId: 's9', content: 'one more line', ts: NOW - 500, recordedAt: NOW - 499 })]);
+    expect(pool.sent[0]).toMatch(/^BEGIN; INSERT INTO "[^"]+"\.tenant_state AS s \(tenant\) SELECT t FROM unnest\(ARRAY\['t1'\]::text\[\]\)/);
+    expect(pool.sent.filter((t) => /^BEGIN/.test(t))).toHaveLength(1);
+    expect(pool.sent.at(-1)).toBe('COMMIT');
+    expect(pool.sent.length, pool.sent.join('\n')).toBe(5);
   });
 
   it('shares one epoch read between searches started in the same turn, never across turns', async () => {

@@ -3,11 +3,13 @@
  * search), several connections per storage. Missing server: fails under CI, skips locally (see
  * testing/postgres-server.ts).
  */
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeStorageConformance } from '../../../testing/storage-conformance.js';
 import { makeEvents, NOW, TEST_DIM, TEST_MODEL, unitVector } from '../../../testing/storage-factories.js';
 import { freshSchema } from '../../../../testing/postgres-pglite.js';
 import { adminPool, requireServer, SERVER_URL } from '../../../../testing/postgres-server.js';
+import { quoteLiteral } from './db.js';
 import { openPostgresStorage, type PostgresStorage } from './index.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -31,6 +33,41 @@ describe.skipIf(skip)('postgres server', () => {
   });
 
   describe('postgres adapter on a server', () => {
+    it('quotes a literal (the tenant lock sent with BEGIN) so the server reads back the same string, whatever standard_conforming_strings says', async () => {
+      const c = await admin!.connect();
+      try {
+        for (const setting of ['on', 'off']) {
+          await c.query(`SET standard_conforming_strings = ${setting}`);
+          const strings = fc.sample(fc.string({ unit: 'binary', maxLength: 20 }).filter((x) => !x.includes('\0')), 200);
+          for (const x of [...strings, "a'b", 'c\\d', "\\'; DROP TABLE x; --", '$1 engram.docs ?', "E'x'"]) {
+            const r = await c.query(`SELECT ${quoteLiteral(x)}::text AS v`);
+            expect((r.rows[0] as { v: string }).v).toBe(x);
+          }
+        }
+      } finally {
+        await c.query('RESET standard_conforming_strings');
+        c.release();
+      }
+    });
+
+    it('writes and reads tenants whose names hold quotes, backslashes and placeholders', async () => {
+      const schema = freshSchema('odd');
+      const s = await openServer(schema);
+      try {
+        for (const tenant of ["o'brien", 'back\\slash', '$1 engram.x ?']) {
+          await s.appendEvents(makeEvents(2, { tenant }));
+          const got = await s.queryEvents({ tenant, now: NOW });
+          expect(got.map((e) => [e.tenant, e.seq])).toEqual([
+            [tenant, 1],
+            [tenant, 2],
+          ]);
+        }
+      } finally {
+        await s.close();
+        await dropSchema(schema);
+      }
+    });
+
     it('says once that pgvector is missing, and searches vectors in process', async () => {
       const schema = freshSchema('warn');
       const warnings: string[] = [];

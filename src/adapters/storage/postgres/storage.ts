@@ -25,6 +25,7 @@ import { InProcessIndexes } from './search-indexes.js';
 import { annSearch } from './vector-search.js';
 import type { VectorPreference } from './vector-setup.js';
 import type { IndexEvent } from '../sql/index-file.js';
+import type { VectorIndexOptions } from '../../vector/index.js';
 
 export interface StorageLogger {
   warn(message: string, details?: Record<string, unknown>): void;
@@ -60,6 +61,8 @@ export interface PostgresStorageOptions {
   feedRetentionMs?: number;
   /** Told when a tenant's index is opened (from its file, or from the rows and why) or saved. */
   onIndexEvent?: (e: IndexEvent) => void;
+  /** Options of the tenants' in-process vector indexes (tests lower `annThreshold`); f32 row files go to `indexDir`. */
+  vectorIndex?: VectorIndexOptions;
 }
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -127,6 +130,7 @@ export class PostgresStorage extends SqlStorageBase<PgContext> implements Storag
           indexDir: this.opts.indexDir,
           feedRetentionMs: this.opts.feedRetentionMs,
           onIndexEvent: this.opts.onIndexEvent,
+          vectorIndex: this.opts.vectorIndex,
         }),
         annOptions: { ...DEFAULT_ANN, ...this.opts.ann },
       };
