@@ -6,6 +6,7 @@ import { ACTORS, EVENT_TYPES, type Fact, type JsonObject } from '../core/types.j
 import { newId } from '../core/ids.js';
 import { contentHash } from '../core/text.js';
 import type { NewEvent } from '../ports/storage.js';
+import { seededRng } from './rng.js';
 
 export const TEST_MODEL = 'conformance-embedder-v1';
 export const TEST_DIM = 8;
@@ -13,17 +14,8 @@ export const TEST_DIM = 8;
 export const NOW = Date.UTC(2030, 0, 1);
 export type Rng = () => number;
 
-/** mulberry32: tiny, fast, good enough to pick test data. */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/testing/rng.ts): tiny, fast, good enough to pick test data. */
+export { seededRng };
 
 let shared = seededRng(20250101);
 /** Re-seeds the default generator (call in beforeEach for reproducible tests). */

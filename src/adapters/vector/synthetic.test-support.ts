@@ -9,18 +9,10 @@
  */
 import type { VectorHit } from '../../ports/vector-index.js';
 import { byScoreThenId, TopK } from './top-k.js';
+import { seededRng } from '../../testing/rng.js';
 
-/** mulberry32: small, fast, seedable. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/testing/rng.ts): small, fast, seedable. */
+export const seededRandom = seededRng;
 
 function gaussian(rand: () => number): number {
   let u = 0;
