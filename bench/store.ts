@@ -76,6 +76,8 @@ interface Row {
   vector?: Latency;
   hybrid?: Latency;
   firstVectorSearchMs?: number;
+  /** `storage.warm`: the tenant's in-process indexes loaded and their background building finished, before any timed search. */
+  warmMs?: number;
   /** Results per query (k 10): a sanity check that every engine answers. */
   meanHits?: { lexical: number; vector: number; hybrid: number };
   dbMb?: number;
@@ -153,6 +155,7 @@ async function main(): Promise<void> {
         'vector p50/p95': lat(r.vector),
         'hybrid p50/p95': lat(r.hybrid),
         '1st vec ms': f(r.firstVectorSearchMs, 0),
+        'warm ms': f(r.warmMs, 0),
         'hits/q l/v/h': r.meanHits ? `${r.meanHits.lexical}/${r.meanHits.vector}/${r.meanHits.hybrid}` : '–',
         'db MB': f(r.dbMb, 1),
         's': f(r.seconds, 0),
@@ -293,6 +296,12 @@ async function measure(adapter: AdapterName, n: number, vectors: Vectors, nQueri
     t = performance.now();
     await storage.vectorSearch({ tenant, vector: qv.get(warm[0]!)!, k: 10, now: Date.now() });
     row.firstVectorSearchMs = round(performance.now() - t, 1);
+    // What the port asks of benchmarks: the searches timed below measure a complete index on every adapter, not
+    // one whose graph a background build is still filling (that cost is the first search's and cold-open's).
+    deadline.enter('warm (the tenant\'s indexes complete)');
+    t = performance.now();
+    await storage.warm?.(tenant);
+    row.warmMs = round(performance.now() - t, 1);
     for (const q of warm) {
       await storage.lexicalSearch({ tenant, text: q, k: 10, now: Date.now() });
       await storage.vectorSearch({ tenant, vector: qv.get(q)!, k: 10, now: Date.now() });
