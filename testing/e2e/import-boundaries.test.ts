@@ -34,6 +34,8 @@ describe('entry points load only what they use', () => {
     const loaded = await packagesLoadedBy('src/index.ts');
     expect(loaded.has('better-sqlite3')).toBe(true); // the trace sees what is loaded: a positive control
     expect([...SERVER_STACK, ...MCP_STACK, ...ENGINES, ...TEST_KIT].filter((p) => loaded.has(p))).toEqual([]);
+    // Nor the extraction tagger: its lexicon costs a few hundred ms, paid on the first extraction, not at start-up.
+    expect(loaded.has('compromise')).toBe(false);
   }, 60_000);
 
   it('`engram/server` loads the HTTP stack but no PostgreSQL or Redis driver until one is configured', async () => {
