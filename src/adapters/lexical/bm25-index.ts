@@ -100,6 +100,8 @@ export class Bm25Index {
   /** Scratch per slot, reused by every search (searches are synchronous): scores and accept verdicts. */
   private acc = new Float64Array(64);
   private verdicts = new Uint8Array(64);
+  /** The slots a search has scored, in the order it first scored them (grown to the scratch arrays' size). */
+  private touched = new Int32Array(0);
 
   get size(): number {
     return this.live;
@@ -161,51 +163,46 @@ export class Bm25Index {
     const avgdl = this.totalLength / this.live || 1;
     const base = K1 * (1 - B);
     const perLength = (K1 * B) / avgdl;
-    const acc = this.acc;
+    // Fields read per posting are held in locals: the loop below runs over every posting of the query's terms.
+    const { acc, docIds, lengths, postings, termIds } = this;
     const verdict = this.verdicts; // 0: not asked, 1: accepted, 2: rejected
     const accepted = (slot: number): boolean => {
       if (!accept) return true;
-      if (verdict[slot] === 0) verdict[slot] = accept(this.docIds[slot]!) ? 1 : 2;
+      if (verdict[slot] === 0) verdict[slot] = accept(docIds[slot]!) ? 1 : 2;
       return verdict[slot] === 1;
     };
-    const touched: number[] = [];
-    distinct.forEach((term, t) => {
-      const p = this.postings[this.termIds.get(term) ?? -1];
-      if (!p || p.df === 0) return;
+    if (this.touched.length < acc.length) this.touched = new Int32Array(acc.length);
+    const touched = this.touched;
+    let nTouched = 0;
+    for (let t = 0; t < distinct.length; t++) {
+      const p = postings[termIds.get(distinct[t]!) ?? -1];
+      if (!p || p.df === 0) continue;
       const idf = Math.log((this.live - p.df + 0.5) / (p.df + 0.5));
       if (idf <= MIN_IDF && this.live >= SKIP_COMMON_FROM) {
         termBest[t] = MIN_IDF;
-        return;
+        continue;
       }
       const c = Math.max(MIN_IDF, idf) * (K1 + 1);
       const { slots, tfs, length } = p;
       let best = 0;
       for (let i = 0; i < length; i++) {
         const slot = slots[i]!;
-        if (this.docIds[slot]! < 0) continue;
+        if (docIds[slot]! < 0) continue;
         const tf = tfs[i]!;
-        const w = (c * tf) / (tf + base + perLength * this.lengths[slot]!);
-        if (acc[slot] === 0) touched.push(slot);
+        const w = (c * tf) / (tf + base + perLength * lengths[slot]!);
+        if (acc[slot] === 0) touched[nTouched++] = slot;
         acc[slot]! += w;
         if (w > best && accepted(slot)) best = w;
       }
       termBest[t] = best;
-    });
-    const hits = this.topK(touched, k, accepted);
-    for (const slot of touched) {
+    }
+    const hits = topK(touched, nTouched, acc, docIds, k, accepted);
+    for (let i = 0; i < nTouched; i++) {
+      const slot = touched[i]!;
       acc[slot] = 0;
       verdict[slot] = 0;
     }
     return { hits, termBest };
-  }
-
-  private topK(touched: readonly number[], k: number, accepted: (slot: number) => boolean): LexicalHit[] {
-    const top = new TopK(k);
-    for (const slot of touched) {
-      const score = this.acc[slot]!;
-      if (score > top.floor() && accepted(slot)) top.push(this.docIds[slot]!, score);
-    }
-    return top.sorted();
   }
 
   /** The live docs and their postings (no text is kept, so this is what a saved index holds). */
@@ -387,4 +384,15 @@ export class Bm25Index {
     this.verdicts = new Uint8Array(this.docIds.length);
     for (const [id, length, counts] of live) this.place(id, length, counts);
   }
+}
+
+/** The k best touched slots by accumulated score, asking `accepted` only of those that would enter the top k. */
+function topK(touched: Int32Array, n: number, acc: Float64Array, docIds: Float64Array, k: number, accepted: (slot: number) => boolean): LexicalHit[] {
+  const top = new TopK(k);
+  for (let i = 0; i < n; i++) {
+    const slot = touched[i]!;
+    const score = acc[slot]!;
+    if (score > top.floor() && accepted(slot)) top.push(docIds[slot]!, score);
+  }
+  return top.sorted();
 }
