@@ -49,8 +49,11 @@ export function saysCause(cause: string, text: string): boolean {
  * The step: `causeOf` gives an episode's root cause (undefined: unknown); a fact is read by its text. Without
  * the best episode's cause, every case behind it counts as another cause's.
  */
-export function collapseBehindStandout(candidates: readonly Candidate[], causeOf: (episodeId: string) => string | undefined = () => undefined): Candidate[] {
-  const s = standout(candidates);
+export function collapseBehindStandout(
+  candidates: readonly Candidate[],
+  causeOf: (episodeId: string) => string | undefined = () => undefined,
+  s: ReturnType<typeof standout> = standout(candidates),
+): Candidate[] {
   if (!s) return [...candidates];
   const cause = causeOf(s.best.doc.refId);
   const agrees = (c: Candidate) => {
@@ -69,5 +72,5 @@ export async function collapseLookAlikes(deps: ReadDeps, tenant: string, candida
   if (!s) return candidates;
   const ids = [s.best, ...s.others].filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
   const causes = new Map((await deps.storage.getEpisodes(tenant, ids)).map((e) => [e.id, e.rootCause]));
-  return collapseBehindStandout(candidates, (id) => causes.get(id));
+  return collapseBehindStandout(candidates, (id) => causes.get(id), s);
 }
