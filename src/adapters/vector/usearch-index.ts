@@ -1,4 +1,5 @@
 import { adapterError, EngramError } from '../../core/errors.js';
+import { ExactScan } from './exact-scan.js';
 import type { VectorHit, VectorIndex, VectorSearchOptions } from '../../ports/vector-index.js';
 import { runInSlices, type SlicedWork } from './background.js';
 import { resultCount } from './flat.js';
@@ -7,13 +8,13 @@ import { dirname } from 'node:path';
 import { HnswGraph } from './hnsw-graph.js';
 import type { SavedGraph, VectorIndexFiles, VectorIndexState } from './index-state.js';
 import { both, SearchRun, type Accept } from './search-run.js';
-import { quantizeRow, VectorMatrix } from './matrix.js';
+import { VectorMatrix } from './matrix.js';
 import type { ResolvedVectorIndexOptions } from './options.js';
 import { rescoreExact, rescoreWidth } from './rescore.js';
 import { RowFile } from './row-file.js';
-import { planFilteredSearch, subsetBeatsSimd } from './search-plan.js';
+import { planFilteredSearch } from './search-plan.js';
 import { TopK } from './top-k.js';
-import type { UsearchMatches, UsearchModule } from './usearch-module.js';
+import type { UsearchModule } from './usearch-module.js';
 
 /** Unfiltered searches rescore this many graph hits per wanted result, so matrix scores fix f16 ordering errors. */
 const GRAPH_OVERSAMPLE = 2;
@@ -52,6 +53,7 @@ export interface UsearchIndexStats {
  */
 export class UsearchVectorIndex implements VectorIndex {
   private readonly matrix: VectorMatrix;
+  private readonly exact: ExactScan;
   private graph: HnswGraph | null = null;
   /** Ids whose current vector is not in the graph (meaningful only while a graph exists). */
   private pending = new Set<number>();
@@ -72,6 +74,7 @@ export class UsearchVectorIndex implements VectorIndex {
     private readonly opts: ResolvedVectorIndexOptions,
   ) {
     this.matrix = new VectorMatrix(dimension);
+    this.exact = new ExactScan(usearch, this.matrix, dimension);
     this.pendingLimit = Math.max(256, Math.floor(PENDING_SCAN_BUDGET / dimension));
   }
 
@@ -271,7 +274,7 @@ export class UsearchVectorIndex implements VectorIndex {
       if (top.length === s.want) return top.sorted();
     }
     const top = new TopK(s.want);
-    s.pushAll(this.exactIds(s.query, s.want), top);
+    s.pushAll(this.exact.ids(s.query, s.want), top);
     return top.sorted();
   }
 
@@ -293,61 +296,10 @@ export class UsearchVectorIndex implements VectorIndex {
       s.pushAll(this.graph!.search(s.query, Math.max(plan.candidates, this.searchBeam())), top, admit, accept);
       s.scorer.scanIds(this.pending, top, both(admit, accept));
     } else {
-      s.pushAll(this.exactIds(s.query, plan.candidates), top, admit, accept);
+      s.pushAll(this.exact.ids(s.query, plan.candidates), top, admit, accept);
     }
     if (top.length === s.want) return top.sorted();
-    return this.exactOverEligible(s, this.eligible(allowed, accept));
-  }
-
-  /** The exact answer restricted to `eligible` (every id in it is present and passed the filters). */
-  private exactOverEligible(s: SearchRun, eligible: Set<number>): VectorHit[] {
-    const top = new TopK(Math.min(s.want, eligible.size));
-    if (subsetBeatsSimd(eligible.size, this.matrix.size)) {
-      s.scorer.scanIds(eligible, top);
-      return top.sorted();
-    }
-    const admit: Accept = (id) => eligible.has(id);
-    const size = this.matrix.size;
-    const first = Math.min(size, Math.ceil((2 * s.want * size) / eligible.size) + s.want);
-    s.pushAll(this.exactIds(s.query, first), top, admit);
-    if (top.length < Math.min(s.want, eligible.size) && first < size) {
-      const all = new TopK(Math.min(s.want, eligible.size));
-      s.pushAll(this.exactIds(s.query, size), all, admit);
-      return all.sorted();
-    }
-    return top.sorted();
-  }
-
-  private eligible(allowed: ReadonlySet<number> | undefined, accept: Accept | undefined): Set<number> {
-    const out = new Set<number>();
-    const ids: Iterable<number> = allowed && allowed.size < this.matrix.size ? allowed : this.matrix.idList();
-    for (const id of ids) {
-      if (!this.matrix.has(id) || (allowed && !allowed.has(id)) || (accept && !accept(id))) continue;
-      out.add(id);
-    }
-    return out;
-  }
-
-  /** The `count` nearest ids by usearch's SIMD exact scan over the whole matrix. */
-  private exactIds(query: Float32Array, count: number): number[] {
-    // exactSearch reads from the buffer start, so a query that is a view into a larger buffer is copied.
-    const rows = this.matrix.rows();
-    let q: Float32Array | Int8Array = query.byteOffset === 0 ? query : query.slice();
-    if (rows instanceof Int8Array) {
-      // i8 rows carry per-row scales, which cosine ignores; on unit vectors cosine ranks as the inner product.
-      q = new Int8Array(this.dimension);
-      quantizeRow(query, 0, this.dimension, q, 0);
-    }
-    let m: UsearchMatches;
-    try {
-      m = this.usearch.exactSearch(rows as Float32Array, q as Float32Array, this.dimension, count, rows instanceof Int8Array ? 'cos' : 'ip', 1);
-    } catch (e) {
-      throw adapterError('usearch exact search failed', e);
-    }
-    const ids = this.matrix.ids;
-    const out: number[] = [];
-    for (let i = 0; i < m.keys.length; i++) out.push(ids[Number(m.keys[i]!)]!);
-    return out;
+    return this.exact.overEligible(s, this.exact.eligible(allowed, accept));
   }
 
   // --- graph maintenance -----------------------------------------------------------------------------
