@@ -5,7 +5,7 @@ import { createHeuristicReranker } from '../adapters/rerankers/heuristic.js';
 import { openSqliteStorage } from '../adapters/storage/sqlite/index.js';
 import { createMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
-import { documentVectorModel, embedDocuments, informativeSentences, MAX_SENTENCE_SEGMENTS, SENTENCE_CHARS, sentenceSegments, speakerForm, WHOLE_TEXT_CHARS, wholeText } from './document-vectors.js';
+import { documentTexts, documentVectorModel, embedDocuments, informativeSentences, MAX_SENTENCE_SEGMENTS, SENTENCE_CHARS, sentenceSegments, speakerForm, WHOLE_TEXT_CHARS, wholeText } from './document-vectors.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -195,6 +195,26 @@ describe('embedding work on long texts', () => {
   it('picks the sentences that cover most content words, in text order', () => {
     const picked = informativeSentences(['The cat sat.', 'The cat sat again today.', 'Invoices are paid monthly by transfer.', 'Kubernetes upgrades happen quarterly.'], 2);
     expect(picked).toEqual(['Invoices are paid monthly by transfer.', 'Kubernetes upgrades happen quarterly.']);
+  });
+
+  it('follows a segment policy: runs covering every sentence, one text per sentence, or the whole text alone', () => {
+    const sentences = long.slice('assistant: '.length).split(/(?<=\.) /);
+    const cover = sentenceSegments(long, { longTextChars: Infinity, maxSegments: MAX_SENTENCE_SEGMENTS });
+    expect(cover.length).toBeLessThanOrEqual(MAX_SENTENCE_SEGMENTS);
+    expect(cover.map((r) => r.slice('assistant: '.length)).join(' ')).toBe(sentences.join(' '));
+    expect(sentenceSegments(long, { longTextChars: Infinity, maxSegments: Infinity })).toHaveLength(sentences.length);
+    expect(sentenceSegments(long, { longTextChars: Infinity, maxSegments: 0 })).toEqual([]);
+  });
+
+  it('documentTexts is the whole text first, then its segments, each in the speaker form', () => {
+    const text = 'Caroline: I went to the support group yesterday. It was so powerful. I felt heard.';
+    expect(documentTexts(text)).toEqual([
+      speakerForm(text),
+      'Caroline: Caroline went to the support group yesterday.',
+      'Caroline: It was so powerful.',
+      'Caroline: Caroline felt heard.',
+    ]);
+    expect(documentTexts(long)).toHaveLength(1 + sentenceSegments(long).length);
   });
 
   it('leaves texts under the long-text threshold as they were embedded before', () => {

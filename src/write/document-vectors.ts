@@ -144,16 +144,27 @@ export function informativeSentences(sentences: readonly string[], n: number): s
   return chosen.sort((a, b) => a - b).map((i) => sentences[i]!.slice(0, SENTENCE_CHARS));
 }
 
+/** How a document's body is cut into the texts embedded beside its whole text (the defaults above). */
+export interface SegmentPolicy {
+  /** A body longer than this gives its most informative sentences instead of runs covering all of it. */
+  longTextChars: number;
+  /** At most this many texts besides the whole text; 0 embeds the whole text alone. */
+  maxSegments: number;
+}
+
+export const DEFAULT_SEGMENTS: SegmentPolicy = { longTextChars: LONG_TEXT_CHARS, maxSegments: MAX_SENTENCE_SEGMENTS };
+
 /** The texts embedded for one document besides itself: its sentences, labelled; none for a single sentence. */
-export function sentenceSegments(text: string): string[] {
+export function sentenceSegments(text: string, policy: SegmentPolicy = DEFAULT_SEGMENTS): string[] {
+  if (policy.maxSegments <= 0) return [];
   const { label, body } = splitLabel(text);
   const sentences = sentencesOf(body);
   if (sentences.length < 2) return [];
   const runs: string[] = [];
-  if (body.length > LONG_TEXT_CHARS) {
-    runs.push(...informativeSentences(sentences, MAX_SENTENCE_SEGMENTS));
+  if (body.length > policy.longTextChars) {
+    runs.push(...informativeSentences(sentences, policy.maxSegments));
   } else {
-    const per = Math.ceil(sentences.length / MAX_SENTENCE_SEGMENTS);
+    const per = Math.max(1, Math.ceil(sentences.length / policy.maxSegments));
     for (let i = 0; i < sentences.length; i += per) runs.push(sentences.slice(i, i + per).join(' '));
   }
   return runs.map((s) => (label ? `${label}: ${s}` : s));
@@ -164,23 +175,27 @@ export function wholeText(text: string): string {
   return text.length <= WHOLE_TEXT_CHARS ? text : text.slice(0, WHOLE_TEXT_CHARS);
 }
 
+/** The texts embedded for one document in `sentences` mode (their vectors' normalised sum is its vector). */
+export function documentTexts(text: string, policy: SegmentPolicy = DEFAULT_SEGMENTS): string[] {
+  return [speakerForm(wholeText(text)), ...sentenceSegments(text, policy).map(speakerForm)];
+}
+
 /** One unit vector per text, in order, computed as `mode` says; the embedder is called once. */
 export async function embedDocuments(embedder: Embedder, texts: readonly string[], mode: DocumentVectors, opts?: EmbedOptions): Promise<Float32Array[]> {
   if (mode === 'whole') return embedder.embed(texts, opts);
-  const segments = texts.map(sentenceSegments);
-  const all = texts.flatMap((t, i) => [speakerForm(wholeText(t)), ...segments[i]!.map(speakerForm)]);
-  const vectors = await embedder.embed(all, opts);
+  const perDoc = texts.map((t) => documentTexts(t));
+  const vectors = await embedder.embed(perDoc.flat(), opts);
   const out: Float32Array[] = [];
   let at = 0;
-  for (const segs of segments) {
-    const parts = vectors.slice(at, at + 1 + segs.length);
-    at += 1 + segs.length;
+  for (const own of perDoc) {
+    const parts = vectors.slice(at, at + own.length);
+    at += own.length;
     out.push(parts.length === 1 ? parts[0]! : normalisedSum(parts));
   }
   return out;
 }
 
-function normalisedSum(vectors: readonly Float32Array[]): Float32Array {
+export function normalisedSum(vectors: readonly Float32Array[]): Float32Array {
   const sum = new Float32Array(vectors[0]!.length);
   for (const v of vectors) for (let i = 0; i < v.length; i++) sum[i] = sum[i]! + v[i]!;
   let norm = 0;
