@@ -76,9 +76,9 @@ export function vectorEvidence(cosine: number, cal: VectorCalibration): number {
 }
 
 /** `ceiling` is C above (see `lexicalCeiling`); `exact` the doc's share of the query's code-like tokens. */
-export function lexicalEvidence(bm25: number, ceiling: number, exact = 0): number {
+export function lexicalEvidence(bm25: number, ceiling: number, exact = 0, weight = 1): number {
   const share = ceiling > 0 ? clamp01(bm25 / ceiling) : bm25 > 0 ? 1 : 0;
-  return Math.max(share, clamp01(exact));
+  return Math.max(share * clamp01(weight), clamp01(exact));
 }
 
 /**
@@ -109,6 +109,8 @@ export interface FuseInput {
   vectorPool?: readonly number[] | undefined;
   /** Share of its vector evidence each doc keeps (the question form above; docs not listed: all). */
   vectorKeep?: ReadonlyMap<number, number> | undefined;
+  /** Share of its BM25 evidence the lexical signal keeps for this query (reliability.ts; default 1). */
+  lexicalWeight?: number | undefined;
 }
 
 export interface Fused {
@@ -127,7 +129,7 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
     const cos = input.cosines?.get(id);
     const vector = cal && cos !== undefined ? vectorEvidence(cos, cal) * clamp01(input.vectorKeep?.get(id) ?? 1) : null;
     const bm25 = input.lexical?.get(id);
-    const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id)) : null;
+    const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.lexicalWeight) : null;
     out.set(id, { vector, lexical, relevance: fuseEvidence(vector, lexical) });
   }
   return out;
