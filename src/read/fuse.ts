@@ -8,7 +8,9 @@
  *             scale differs per model and per query. (n − 1)/√n is the largest z a single point can reach among
  *             n, so the midpoint shrinks for small pools instead of making every doc of a tiny corpus look
  *             irrelevant; from n ≈ 48 on it is 3.
- *   lexical   l(d) = max( min(1, bm25(q,d) / C),  exact(d) )
+ *   lexical   l(d) = max( w · min(1, bm25(q,d) / C),  exact(d) )
+ *             w: the lexical signal's reliability for this query (reliability.ts), 1 unless the lexical head is
+ *             made of memories much longer than the vector head (length flooding);
  *             C = Σ_t max_d' bm25(t,d'): BM25 is a sum over query terms, so each term's best score in the index
  *             (same tenant, scope, kinds and filter) adds up to the most this query could score. A term that
  *             matches nothing counts as much as the query's rarest matched term (it is, at least, that rare),
