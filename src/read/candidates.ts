@@ -16,6 +16,7 @@ import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../ports/storage.js';
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type Fused, type VectorCalibration } from './fuse.js';
 import { looksConversational } from './conversation.js';
+import { LENGTH_TOP, lexicalReliability } from './reliability.js';
 import { cosine } from './mmr.js';
 import { kindBoost, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
@@ -232,6 +233,9 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   const codes = useLexical ? exactTokens(req.query) : [];
   const conversational = looksConversational(docs);
   const exact = new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)]));
+  const length = new Map(docs.map((d) => [d.docId, d.text.length]));
+  const lengths = (hs: readonly DocHit[]) => hs.slice(0, LENGTH_TOP).flatMap((h) => length.get(h.docId) ?? []);
+  const lexicalWeight = useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1;
   const fused = fuse(
     docs.map((d) => d.docId),
     {
@@ -241,6 +245,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       cosines: useVector ? cosines : undefined,
       vectorPool: useVector ? pool : undefined,
       vectorKeep: useVector && conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
+      lexicalWeight,
     },
   );
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.

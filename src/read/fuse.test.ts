@@ -165,3 +165,27 @@ describe('fuse', () => {
     expect(fused.get(2)).toEqual({ vector: null, lexical: 1, relevance: 1 });
   });
 });
+
+describe('lexical reliability weight', () => {
+  it('scales the BM25 share of every doc of the query', () => {
+    expect(lexicalEvidence(3, 12, 0, 0.5)).toBeCloseTo(0.125, 12);
+    const whole = fuse([1, 2], { lexical: new Map([[1, 6]]), lexicalCeiling: 12 });
+    const halved = fuse([1, 2], { lexical: new Map([[1, 6]]), lexicalCeiling: 12, lexicalWeight: 0.5 });
+    expect(whole.get(1)!.lexical).toBeCloseTo(0.5, 12);
+    expect(halved.get(1)!.lexical).toBeCloseTo(0.25, 12);
+    expect(halved.get(2)!.lexical).toBe(0);
+  });
+
+  it('keeps the evidence of a verbatim code-like token whole', () => {
+    expect(lexicalEvidence(3, 12, 1, 0.1)).toBe(1);
+  });
+
+  it('lets a vector-only memory pass a weighed-down lexical flood that outranked it', () => {
+    // Doc 1: a long answer sharing the query's common words; doc 2: the short message the vector signal found.
+    const input = { lexical: new Map([[1, 3]]), lexicalCeiling: 10, cosines: new Map([[1, 0.2], [2, 0.5]]), vectorPool: spread(50, 0.1, 0.52) };
+    const before = fuse([1, 2], input);
+    const after = fuse([1, 2], { ...input, lexicalWeight: 0.2 });
+    expect(before.get(1)!.relevance!).toBeGreaterThan(before.get(2)!.relevance!);
+    expect(after.get(1)!.relevance!).toBeLessThan(after.get(2)!.relevance!);
+  });
+});

@@ -8,7 +8,9 @@
  *             scale differs per model and per query. (n − 1)/√n is the largest z a single point can reach among
  *             n, so the midpoint shrinks for small pools instead of making every doc of a tiny corpus look
  *             irrelevant; from n ≈ 48 on it is 3.
- *   lexical   l(d) = max( min(1, bm25(q,d) / C),  exact(d) )
+ *   lexical   l(d) = max( w · min(1, bm25(q,d) / C),  exact(d) )
+ *             w: the lexical signal's reliability for this query (reliability.ts), 1 unless the lexical head is
+ *             made of memories much longer than the vector head (length flooding);
  *             C = Σ_t max_d' bm25(t,d'): BM25 is a sum over query terms, so each term's best score in the index
  *             (same tenant, scope, kinds and filter) adds up to the most this query could score. A term that
  *             matches nothing counts as much as the query's rarest matched term (it is, at least, that rare),
@@ -76,9 +78,9 @@ export function vectorEvidence(cosine: number, cal: VectorCalibration): number {
 }
 
 /** `ceiling` is C above (see `lexicalCeiling`); `exact` the doc's share of the query's code-like tokens. */
-export function lexicalEvidence(bm25: number, ceiling: number, exact = 0): number {
+export function lexicalEvidence(bm25: number, ceiling: number, exact = 0, weight = 1): number {
   const share = ceiling > 0 ? clamp01(bm25 / ceiling) : bm25 > 0 ? 1 : 0;
-  return Math.max(share, clamp01(exact));
+  return Math.max(share * clamp01(weight), clamp01(exact));
 }
 
 /**
@@ -109,6 +111,8 @@ export interface FuseInput {
   vectorPool?: readonly number[] | undefined;
   /** Share of its vector evidence each doc keeps (the question form above; docs not listed: all). */
   vectorKeep?: ReadonlyMap<number, number> | undefined;
+  /** Share of its BM25 evidence the lexical signal keeps for this query (reliability.ts; default 1). */
+  lexicalWeight?: number | undefined;
 }
 
 export interface Fused {
@@ -127,7 +131,7 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
     const cos = input.cosines?.get(id);
     const vector = cal && cos !== undefined ? vectorEvidence(cos, cal) * clamp01(input.vectorKeep?.get(id) ?? 1) : null;
     const bm25 = input.lexical?.get(id);
-    const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id)) : null;
+    const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.lexicalWeight) : null;
     out.set(id, { vector, lexical, relevance: fuseEvidence(vector, lexical) });
   }
   return out;

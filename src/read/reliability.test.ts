@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability } from './reliability.js';
+
+describe('lengthRatio', () => {
+  it('is the lexical head mean length over the vector head mean length', () => {
+    expect(lengthRatio([100, 300], [50, 50])).toBeCloseTo(4, 12);
+  });
+
+  it('reads only the first LENGTH_TOP hits of each list', () => {
+    const head = Array<number>(LENGTH_TOP).fill(100);
+    expect(lengthRatio([...head, 10_000], [...head, 1])).toBeCloseTo(1, 12);
+  });
+
+  it('is 1 when a list is empty', () => {
+    expect(lengthRatio([], [40])).toBe(1);
+    expect(lengthRatio([400], [])).toBe(1);
+  });
+});
+
+describe('lexicalReliability', () => {
+  it('leaves the lexical signal whole when both heads are of like length', () => {
+    expect(lexicalReliability([80, 120, 100], [90, 110, 100])).toBe(1);
+    expect(lexicalReliability([LENGTH_FLOOR * 100], [100])).toBe(1);
+  });
+
+  it('weighs it down when the lexical head is made of much longer memories', () => {
+    // A reworded question over long assistant answers: the lexical head is ten answers of ~1,000 characters, the
+    // vector head the user's own short messages.
+    const w = lexicalReliability(Array<number>(10).fill(1000), Array<number>(10).fill(100));
+    expect(w).toBeLessThan(0.5);
+    expect(w).toBeGreaterThan(0);
+  });
+
+  it('never rises as the lexical head grows longer, and stays in (0, 1]', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5000 }), (a, b, v) => {
+        const [short, long] = a <= b ? [a, b] : [b, a];
+        const ws = lexicalReliability([short], [v]);
+        const wl = lexicalReliability([long], [v]);
+        expect(wl).toBeLessThanOrEqual(ws);
+        expect(wl).toBeGreaterThan(0);
+        expect(ws).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+});
