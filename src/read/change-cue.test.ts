@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statesChange } from './change-cue.js';
+import { changedThing, statesChange } from './change-cue.js';
 
 describe('statesChange', () => {
   it.each([
@@ -18,4 +18,19 @@ describe('statesChange', () => {
     'Sellers report that one payout arrived twice since Tuesday.',
     'Dozens of tickets: customers cannot log into the portal.',
   ])('reads no change in %j', (text) => expect(statesChange(text)).toBe(false));
+});
+
+describe('changedThing', () => {
+  it.each([
+    ['After the agent edited the config, the docs build stops with a parse error.', ['agent', 'config']],
+    ["Build fails right after the agent's commit: unexpected token.", ['agent']],
+    ['Donors got two receipts for every gift since this morning, when the receipt provider was upgraded.', ['receipt', 'provider']],
+    ['Admins hit an error right after sign-in since the release that bumped our OAuth library.', ['oauth', 'library']],
+    ['Since the CI runner image was upgraded this morning, date tests fail on every run.', ['ci', 'runner', 'imag']],
+  ])('names what changed in %j, without the verb, "new" or words of time', (text, words) => expect([...changedThing(text)].sort()).toEqual([...words].sort()));
+
+  it('is empty when no change is stated, or it is denied', () => {
+    expect(changedThing('Gift card holders say their cards show double the amount they loaded.').size).toBe(0);
+    expect(changedThing('The build broke overnight with no code change.').size).toBe(0);
+  });
 });
