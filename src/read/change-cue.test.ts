@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedThing, statesChange } from './change-cue.js';
+import { changedThing, namesChange, statesChange } from './change-cue.js';
 
 describe('statesChange', () => {
   it.each([
@@ -33,4 +33,17 @@ describe('changedThing', () => {
     expect(changedThing('Gift card holders say their cards show double the amount they loaded.').size).toBe(0);
     expect(changedThing('The build broke overnight with no code change.').size).toBe(0);
   });
+});
+
+describe('namesChange', () => {
+  it.each([
+    "A WHERE clause added in yesterday's dashboard edit filters one region.",
+    "Monday's logging change pointed the audit trail at a missing bucket.",
+    'The widget kept the old keys after the scheduled key rotation.',
+  ])('a finding or cause names a change in %j', (text) => expect(namesChange(text)).toBe(true));
+
+  it.each(['All partitions are complete and on time.', "Yesterday's numbers are half of normal.", 'The lockfile has not changed in a week.'])(
+    'names none in %j',
+    (text) => expect(namesChange(text)).toBe(false),
+  );
 });

@@ -60,3 +60,12 @@ export function changedThing(text: string): Set<string> {
   }
   return out;
 }
+
+/** A change named as a thing of a day: "yesterday's dashboard edit", "Monday's logging change". */
+const DATED_CHANGE =
+  /\b(?:yesterday|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)['’]s\s+(?:[\w-]+\s+){0,2}(?:edit|change|release|deploy(?:ment)?|update|upgrade|migration|switch|rollout|commit|refactor|patch)\b/i;
+
+/** A finding or a cause names a change: stated as in a report (statesChange), or as a dated change. */
+export function namesChange(text: string): boolean {
+  return statesChange(text) || DATED_CHANGE.test(text);
+}

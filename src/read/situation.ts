@@ -6,7 +6,9 @@
  * same symptom from load, from a defect that was always there, or from yesterday's change — and that episode's
  * relevance is scaled by CHANGE_MISMATCH (0.6: at 0.8 a change-driven lesson whose other words matched less still ranked
  * behind three look-alikes; docs/benchmarks.md). That is what tells a change-driven case from the pattern it imitates.
- * The reverse is no evidence: a report that does not mention a change may simply not know of one.
+ * The reverse is no evidence: a report that does not mention a change may simply not know of one — which is why an
+ * episode counts as change-driven when its findings or its established cause name a change ("a WHERE clause added
+ * in yesterday's dashboard edit"), not only when its first report does (change-cue.ts `namesChange`).
  * What changed matters too: "after the agent edited the config" is like "right after the agent's commit", not
  * like "since the build container was switched to the new toolchain image" (change-cue.ts `changedThing`); when
  * some episode changed the thing the query names, the episodes that changed something else are scaled the same way.
@@ -16,7 +18,7 @@
  * the episode that held the lesson down as often as up.
  */
 import type { MemoryEvent } from '../core/types.js';
-import { changedThing, statesChange } from './change-cue.js';
+import { changedThing, namesChange, statesChange } from './change-cue.js';
 import { intersectionSize } from '../learn/text.js';
 import { statesPattern, type SymptomPattern } from './pattern-cue.js';
 import type { Candidate, ReadDeps } from './types.js';
@@ -50,6 +52,8 @@ export function queryCues(query: string): QueryCues {
 const REPORT_TYPES: ReadonlySet<string> = new Set(['message', 'observation', 'error', 'note', 'feedback', 'tool_result']);
 /** The situation is among an episode's first few events. */
 const HEAD_EVENTS = 3;
+/** Findings that can say a change drove the trouble are read among an episode's first this many events. */
+const STORY_EVENTS = 12;
 
 function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
   const head = eventIds.slice(0, HEAD_EVENTS).flatMap((id) => events.get(id) ?? []);
@@ -61,11 +65,15 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
   const out = new Map<string, SituationCues>();
   if (episodeIds.length === 0) return out;
   const episodes = await deps.storage.getEpisodes(tenant, episodeIds);
-  const headIds = [...new Set(episodes.flatMap((e) => e.eventIds.slice(0, HEAD_EVENTS)))];
-  const events = new Map((await deps.storage.getEvents(tenant, headIds)).map((e) => [e.id, e]));
+  const ids = [...new Set(episodes.flatMap((e) => e.eventIds.slice(0, STORY_EVENTS)))];
+  const events = new Map((await deps.storage.getEvents(tenant, ids)).map((e) => [e.id, e]));
   for (const e of episodes) {
     const ev = situationEvent(e.eventIds, events);
-    if (ev) out.set(e.id, { change: statesChange(ev.content), pattern: statesPattern(ev.content), changed: changedThing(ev.content) });
+    if (!ev) continue;
+    const findings = e.eventIds.slice(0, STORY_EVENTS).flatMap((id) => (events.get(id)?.type === 'observation' ? [events.get(id)!.content] : []));
+    // The report may not know what the investigation found: a change in the findings or the cause counts too.
+    const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange);
+    out.set(e.id, { change, pattern: statesPattern(ev.content), changed: changedThing(ev.content) });
   }
   return out;
 }
