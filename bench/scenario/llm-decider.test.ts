@@ -5,11 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedEmbedder } from '../../testing/memory-fixture.js';
+import { openTestMemory, sharedEmbedder } from '../../testing/memory-fixture.js';
+import { createLlm } from '../../src/index.js';
+import { createEngramAgent } from './agents/engram-agent.js';
+import { runScenario } from './runner.js';
 import { startFakeChat, type FakeChatServer } from '../lib/fake-openai.test-support.js';
 import { runScenarioBench } from './bench.js';
 import { parseScenario } from './format.js';
-import { DECISION_SYSTEM, normalizeDecision } from './llm-decider.js';
+import { createLlmDecider, DECISION_SYSTEM, decisionPrompt, normalizeDecision } from './llm-decider.js';
 
 let server: FakeChatServer;
 beforeAll(async () => {
@@ -70,5 +73,30 @@ describe('LLM decisions', () => {
     // Round 2 of this scenario recurs round 1's cause, and the scoring reads the model's decision.
     expect(r2.agents.engram!.correct).toBe(true);
     expect(report.rounds[0]!.agents.engram!.correct).toBe(false);
+  }, 300_000);
+
+  it("Engram's prompt is its getContext text verbatim, the recurring cause's count included", async () => {
+    const full = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'rate-limits.json'), 'utf8')) as { rounds: unknown[] };
+    const scenario = parseScenario({ ...full, rounds: full.rounds.slice(0, 5) });
+    const tm = await openTestMemory();
+    try {
+      const agent = createEngramAgent(tm.memory);
+      const rendered: string[] = [];
+      const retrieve = agent.retrieve.bind(agent);
+      agent.retrieve = async (report, round) => {
+        const r = await retrieve(report, round);
+        rendered.push(r.contextText);
+        return r;
+      };
+      const llm = createLlm({ provider: 'openai-compatible', baseUrl: `${server.origin}/v1`, model: 'fake-sre', timeoutMs: 30_000, maxRetries: 0, maxTokensField: 'max_tokens' });
+      const before = server.requests.length;
+      await runScenario(scenario, [agent], createLlmDecider(llm!));
+      const users = server.requests.slice(before).map((b) => b.messages.find((m) => m.role === 'user')!.content);
+      expect(users).toEqual(scenario.rounds.map((r, i) => decisionPrompt(r.bug_report, rendered[i]!)));
+      // Rounds 1, 2 and 4 share one cause (a rate limit): by round 5 the context says so, and so does the prompt.
+      expect(users[4]).toMatch(/Recurring cause: [2-9] similar cases\./);
+    } finally {
+      await tm.cleanup();
+    }
   }, 300_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statesChange } from './change-cue.js';
+import { changedThing, namesChange, statesChange } from './change-cue.js';
 
 describe('statesChange', () => {
   it.each([
@@ -18,4 +18,32 @@ describe('statesChange', () => {
     'Sellers report that one payout arrived twice since Tuesday.',
     'Dozens of tickets: customers cannot log into the portal.',
   ])('reads no change in %j', (text) => expect(statesChange(text)).toBe(false));
+});
+
+describe('changedThing', () => {
+  it.each([
+    ['After the agent edited the config, the docs build stops with a parse error.', ['agent', 'config']],
+    ["Build fails right after the agent's commit: unexpected token.", ['agent']],
+    ['Donors got two receipts for every gift since this morning, when the receipt provider was upgraded.', ['receipt', 'provider']],
+    ['Admins hit an error right after sign-in since the release that bumped our OAuth library.', ['oauth', 'library']],
+    ['Since the CI runner image was upgraded this morning, date tests fail on every run.', ['ci', 'runner', 'imag']],
+  ])('names what changed in %j, without the verb, "new" or words of time', (text, words) => expect([...changedThing(text)].sort()).toEqual([...words].sort()));
+
+  it('is empty when no change is stated, or it is denied', () => {
+    expect(changedThing('Gift card holders say their cards show double the amount they loaded.').size).toBe(0);
+    expect(changedThing('The build broke overnight with no code change.').size).toBe(0);
+  });
+});
+
+describe('namesChange', () => {
+  it.each([
+    "A WHERE clause added in yesterday's dashboard edit filters one region.",
+    "Monday's logging change pointed the audit trail at a missing bucket.",
+    'The widget kept the old keys after the scheduled key rotation.',
+  ])('a finding or cause names a change in %j', (text) => expect(namesChange(text)).toBe(true));
+
+  it.each(['All partitions are complete and on time.', "Yesterday's numbers are half of normal.", 'The lockfile has not changed in a week.'])(
+    'names none in %j',
+    (text) => expect(namesChange(text)).toBe(false),
+  );
 });

@@ -7,6 +7,7 @@
  * A denied change does not count: "with no code change", "nothing changed since Friday", "no commits since
  * yesterday".
  */
+import { specificStems } from '../learn/text.js';
 
 /** Clause breaks: sentence ends (not the dots inside "7.0"), semicolons, line breaks, dashes used as breaks. */
 const CLAUSE_BREAK = /[.!?]+(?=\s|$)|[;\n]|\s[—–]\s/;
@@ -29,4 +30,42 @@ function clauseStatesChange(clause: string): boolean {
 /** The text says its trouble followed a change. */
 export function statesChange(text: string): boolean {
   return text.split(CLAUSE_BREAK).some(clauseStatesChange);
+}
+
+/** Inside a clause: commas and colons set off the part that names the change ("After the agent edited the config, …"). */
+const PART_BREAK = /[,:]\s/;
+/** Words that say when, not what: they name no changed thing. */
+const TIME_WORDS =
+  /^(?:today|yesterday|tonight|tomorrow|morning|afternoon|evening|night|overnight|week|weekend|month|quarter|year|hour|minute|day|monday|tuesday|wednesday|thursday|friday|saturday|sunday|last|latest|earlier|recent|recently|ago|later)$/i;
+
+/**
+ * What changed: the words of the part of the text that states the change, from its "since / after / when …"
+ * on (the whole part for a passive "the provider was upgraded"), without the verb of changing, "new", and words
+ * of time — "after the agent edited the config" → agent, config; "since the base build container was switched to
+ * the new toolchain image today" → base, build, container, toolchain, image. Empty when no change is stated.
+ */
+export function changedThing(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    for (const part of clause.split(PART_BREAK)) {
+      if (!clauseStatesChange(part)) continue;
+      // From the last "since / after / when …" before the verb of changing: "after sign-in since the release that …".
+      const verb = CHANGE_VERB.exec(part)?.index ?? part.length;
+      const starts = [...part.matchAll(new RegExp(TEMPORAL.source, 'gi'))].filter((m) => m.index < verb);
+      const t = starts.at(-1);
+      const named = t ? part.slice(t.index + t[0].length) : part;
+      const words = named.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '').replace(/['’]s$/i, ''));
+      for (const w of words.filter((w) => w && !CHANGE_VERB.test(w) && !TIME_WORDS.test(w))) for (const stem of specificStems(w)) out.add(stem);
+    }
+  }
+  return out;
+}
+
+/** A change named as a thing of a day: "yesterday's dashboard edit", "Monday's logging change". */
+const DATED_CHANGE =
+  /\b(?:yesterday|today|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)['’]s\s+(?:[\w-]+\s+){0,2}(?:edit|change|release|deploy(?:ment)?|update|upgrade|migration|switch|rollout|commit|refactor|patch)\b/i;
+
+/** A finding or a cause names a change: stated as in a report (statesChange), or as a dated change. */
+export function namesChange(text: string): boolean {
+  return statesChange(text) || DATED_CHANGE.test(text);
 }

@@ -34,7 +34,7 @@ import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
 import { applySituation, dropContradicted, queryCues, situationCues } from './situation.js';
-import { collapseLookAlikes } from './standout.js';
+import { weighCases } from './cases.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
@@ -171,8 +171,8 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   if (lifting.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, lifting, cutoff);
   // Last, so that episodes joining through hops and the graph are judged by their situation too.
   semantic = await matchSituations(deps, p, semantic);
-  // One episode that stands out: the look-alikes behind it count once (standout.ts).
-  semantic = await collapseLookAlikes(deps, p.tenant, semantic);
+  // One case that stands out: the look-alikes behind it count once; a near tie goes to a recurring cause (cases.ts).
+  semantic = await weighCases(deps, p.tenant, semantic);
   return { window, semantic, sem, graph };
 }
 

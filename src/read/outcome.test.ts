@@ -5,7 +5,7 @@ import type { Episode, Outcome } from '../core/types.js';
 import { fitBudget } from './budget.js';
 import { majorityOutcome, pickCounterExample } from './counter.js';
 import { candidate, makeDoc, makeFact, T0 } from './fixtures.test-support.js';
-import { episodeBody, factBody, lessonValue, OUTCOME_WEIGHT } from './outcome.js';
+import { episodeBody, episodeView, factBody, lessonValue, OUTCOME_WEIGHT } from './outcome.js';
 import { itemBody } from './render.js';
 import { scoreCandidate } from './score.js';
 import { COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
@@ -99,6 +99,17 @@ describe('rendering episodes and facts', () => {
     // Nothing is repeated when the summary already says it.
     const said = episode({ id: 'eps_2', outcome: 'SUCCESS', summary: 'Fixed it. Outcome: SUCCESS — root cause: bad config.', rootCause: 'bad config' });
     expect(episodeBody(said)).toBe('[OUTCOME: SUCCESS] Fixed it. Outcome: SUCCESS — root cause: bad config.');
+  });
+
+  it('a case that stands for a recurring cause says how many cases, in the text and on the episode view', () => {
+    const e = episode({ id: 'eps_5', outcome: 'FAILURE', summary: 'Checkout timed out.', rootCause: 'connection pool exhausted' });
+    expect(episodeBody(e, 3)).toBe('[OUTCOME: FAILURE] Checkout timed out. Root cause: connection pool exhausted. Recurring cause: 3 similar cases.');
+    // One case is no recurrence.
+    expect(episodeBody(e, 1)).toBe(episodeBody(e));
+    const c = { ...episodeCandidate(e, 0.5), cases: 3 };
+    expect(itemBody(c)).toContain('Recurring cause: 3 similar cases.');
+    expect(episodeView(e, [], 3).recurringCases).toBe(3);
+    expect(episodeView(e, []).recurringCases).toBeUndefined();
   });
 
   it('says the outcome, an action and a correction once', () => {

@@ -52,7 +52,7 @@ export function outcomeBonus(doc: Pick<ReadDoc, 'kind' | 'type' | 'metadata'>, r
   return OUTCOME_WEIGHT * (relevance ?? 0) * lessonValue(doc);
 }
 
-export function episodeView(e: Episode, links: readonly Link[]): EpisodeView {
+export function episodeView(e: Episode, links: readonly Link[], recurringCases?: number): EpisodeView {
   return {
     outcome: e.outcome,
     outcomeDetails: e.outcomeDetails ?? null,
@@ -65,6 +65,7 @@ export function episodeView(e: Episode, links: readonly Link[]): EpisodeView {
     links: links
       .filter((l) => l.fromId === e.id || l.toId === e.id)
       .map((l) => (l.fromId === e.id ? { type: l.type, direction: 'out' as const, otherId: l.toId, weight: l.weight } : { type: l.type, direction: 'in' as const, otherId: l.fromId, weight: l.weight })),
+    ...(recurringCases !== undefined && recurringCases > 1 ? { recurringCases } : {}),
   };
 }
 
@@ -73,11 +74,12 @@ export function factView(f: Fact): FactView {
 }
 
 /**
- * "[OUTCOME: FAILURE] <summary> Root cause: … Initial assumption: … Correction: …" — the label first, so every
- * retrieved episode states how it went; nothing is said twice (the outcome, a repeated action, a correction
- * the summary already quotes).
+ * "[OUTCOME: FAILURE] <summary> Root cause: … Initial assumption: … Correction: … Recurring cause: 3 similar
+ * cases." — the label first, so every retrieved episode states how it went; nothing is said twice (the outcome, a
+ * repeated action, a correction the summary already quotes); the count last, when the case stands for a cause
+ * seen in several cases like the query (recurrence.ts).
  */
-export function episodeBody(e: Episode): string {
+export function episodeBody(e: Episode, recurringCases?: number): string {
   // A bare "Outcome: FAILURE." goes (the label says it); a sentence another one holds goes (say-once.ts).
   const said = sayOnce(splitSentences(e.summary), { outcome: e.outcome, dropBareOutcome: true });
   const has = (s: string) => alreadySaid(said, s);
@@ -86,6 +88,7 @@ export function episodeBody(e: Episode): string {
   if (e.corrections.length > 0 && e.assumptions.length > 0 && !e.assumptions.every(has)) parts.push(`Initial assumption: ${e.assumptions.join('; ')}.`);
   const missing = e.corrections.filter((c) => !has(c));
   if (missing.length > 0) parts.push(`Correction: ${missing.join('; ')}.`);
+  if (recurringCases !== undefined && recurringCases > 1) parts.push(`Recurring cause: ${recurringCases} similar cases.`);
   return parts.filter(Boolean).join(' ').replace(/\.\./g, '.');
 }
 

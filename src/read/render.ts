@@ -67,7 +67,7 @@ export function itemBody(c: Candidate): string {
 }
 
 function rawBody(c: Candidate): string {
-  if (c.doc.kind === 'episode' && c.episode) return episodeBody(c.episode);
+  if (c.doc.kind === 'episode' && c.episode) return episodeBody(c.episode, c.cases);
   if (c.doc.kind === 'fact' && c.fact) return factBody(c.fact, inertText(c.doc.text));
   const e = c.event;
   if (e?.tool && (e.args !== undefined || e.result !== undefined)) {
@@ -169,7 +169,7 @@ export function renderItems(sections: readonly RenderSection[], scrub?: (text: s
       truncated: e.truncated,
       provenance: provenanceOf(e.candidate, scrub),
       scores: { ...e.candidate.scores },
-      ...(e.candidate.doc.kind === 'episode' && e.candidate.episode ? { episode: episodeView(e.candidate.episode, e.candidate.links ?? []) } : {}),
+      ...(e.candidate.doc.kind === 'episode' && e.candidate.episode ? { episode: episodeView(e.candidate.episode, e.candidate.links ?? [], e.candidate.cases) } : {}),
       ...(e.candidate.doc.kind === 'fact' && e.candidate.fact ? { fact: factView(e.candidate.fact) } : {}),
     })),
   );

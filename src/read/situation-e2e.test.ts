@@ -1,7 +1,8 @@
 /**
  * The situation step end to end (SQLite + USE-lite): incidents learned round by round the way an agent records
  * them — retrieve for the report, log the investigation, record the outcome with its root cause (which links the
- * new episode to what was retrieved) — then a report that says its trouble followed a change.
+ * new episode to what was retrieved) — then a report that says its trouble followed a change, and one that does
+ * not (which sees the recurring cause's count).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestMemory, type TestMemory } from '../../testing/memory-fixture.js';
@@ -63,5 +64,14 @@ describe('situation: episodes that contradict the query are left out when the be
     const r = await tm.memory.getContext('Order API returns 500 errors at peak traffic.', config('round-6'));
     const episodes = r.items.filter((i) => i.kind === 'episode').map((i) => i.id);
     expect(episodes.length).toBe(4);
+  });
+
+  it('the pool cause seen in three cases is shown once with its count, in the text and on the item', async () => {
+    const r = await tm.memory.getContext('Order API returns 500 errors at peak traffic.', config('round-7'));
+    const counted = r.items.filter((i) => i.episode?.recurringCases !== undefined);
+    expect(counted.map((i) => i.episode!.recurringCases)).toEqual([3]);
+    expect([1, 2, 3].map((n) => ids.get(n))).toContain(counted[0]!.id);
+    expect(counted[0]!.text).toContain('Recurring cause: 3 similar cases.');
+    expect(r.text.match(/Recurring cause: \d+ similar cases/g)).toHaveLength(1);
   });
 });

@@ -84,3 +84,38 @@ describe('dropContradicted: the best episode is like the query, so the unlike on
     expect(ids(dropContradicted([episode('load-2', 0.9), episode('load-1', 0.5)], cues, queryCues('It fails on every run.')))).toEqual(['load-2', 'load-1']);
   });
 });
+
+describe('what changed: the thing the change names', () => {
+  const query = queryCues('After the agent edited the config, the docs build stops with a parse error.');
+  const own = (text: string): SituationCues => ({ change: true, changed: queryCues(text).changed });
+  const cues = new Map<string, SituationCues>([
+    ['commit', own("Build fails right after the agent's commit: unexpected token.")],
+    ['image', own('Every build fails since the base build container was switched to the new toolchain image today.')],
+    ['load', { change: false }],
+  ]);
+
+  it('when some episode changed what the query names, the ones that changed something else fall behind', () => {
+    const rel = relevances(applySituation([episode('image', 0.7), episode('commit', 0.6), episode('load', 0.5)], cues, query, rescore));
+    expect(rel.get('commit')).toBe(0.6);
+    expect(rel.get('image')).toBeCloseTo(0.7 * CHANGE_MISMATCH, 9);
+    expect(rel.get('load')).toBeCloseTo(0.5 * CHANGE_MISMATCH, 9);
+  });
+
+  it('with no episode changing the same thing, a change of another thing is no mismatch', () => {
+    const rel = relevances(applySituation([episode('image', 0.7), episode('load', 0.5)], cues, query, rescore));
+    expect(rel.get('image')).toBe(0.7);
+  });
+
+  it('the best changed the same thing: the changes of other things are dropped with the episodes that followed none', () => {
+    const scaled = applySituation([episode('image', 0.7), episode('commit', 0.6), episode('load', 0.5)], cues, query, rescore);
+    expect(dropContradicted(scaled, cues, query).map((c) => c.doc.refId)).toEqual(['commit']);
+  });
+
+  it('the best changed another thing than the query names: nothing is dropped', () => {
+    const other = queryCues('Since the analyst changed the dashboard, only weekend data shows.');
+    const c = new Map<string, SituationCues>([['image', cues.get('image')!], ['load', { change: false }]]);
+    expect(dropContradicted([episode('image', 0.7), episode('load', 0.5)], c, other).map((x) => x.doc.refId)).toEqual(['image', 'load']);
+    // The same best episode for a query that names no changed thing: the no-change episode goes, as before.
+    expect(dropContradicted([episode('image', 0.7), episode('load', 0.5)], c, { change: true }).map((x) => x.doc.refId)).toEqual(['image']);
+  });
+});

@@ -6,14 +6,20 @@
  * same symptom from load, from a defect that was always there, or from yesterday's change — and that episode's
  * relevance is scaled by CHANGE_MISMATCH (0.6: at 0.8 a change-driven lesson whose other words matched less still ranked
  * behind three look-alikes; docs/benchmarks.md). That is what tells a change-driven case from the pattern it imitates.
- * The reverse is no evidence: a report that does not mention a change may simply not know of one.
+ * The reverse is no evidence: a report that does not mention a change may simply not know of one — which is why an
+ * episode counts as change-driven when its findings or its established cause name a change ("a WHERE clause added
+ * in yesterday's dashboard edit"), not only when its first report does (change-cue.ts `namesChange`).
+ * What changed matters too: "after the agent edited the config" is like "right after the agent's commit", not
+ * like "since the build container was switched to the new toolchain image" (change-cue.ts `changedThing`); when
+ * some episode changed the thing the query names, the episodes that changed something else are scaled the same way.
  *
  * Tried and not kept (docs/benchmarks.md): lifting episodes by the embedding similarity of the query and their
  * situation — within one environment every report looks alike to the sentence encoder, and the lift pushed
  * the episode that held the lesson down as often as up.
  */
 import type { MemoryEvent } from '../core/types.js';
-import { statesChange } from './change-cue.js';
+import { changedThing, namesChange, statesChange } from './change-cue.js';
+import { intersectionSize } from '../learn/text.js';
 import { statesPattern, type SymptomPattern } from './pattern-cue.js';
 import type { Candidate, ReadDeps } from './types.js';
 
@@ -28,21 +34,26 @@ export const PATTERN_MISMATCH = 0.6;
 export interface SituationCues {
   change: boolean;
   pattern?: SymptomPattern | undefined;
+  /** What changed, when a change is stated (change-cue.ts `changedThing`): "the agent edited the config" → agent, config. */
+  changed?: ReadonlySet<string> | undefined;
 }
 
 /** What the query says: the same cues. */
 export interface QueryCues {
   change: boolean;
   pattern?: SymptomPattern | undefined;
+  changed?: ReadonlySet<string> | undefined;
 }
 
 export function queryCues(query: string): QueryCues {
-  return { change: statesChange(query), pattern: statesPattern(query) };
+  return { change: statesChange(query), pattern: statesPattern(query), changed: changedThing(query) };
 }
 /** Event types that describe a situation (as opposed to acting on it): describe-episode's report types. */
 const REPORT_TYPES: ReadonlySet<string> = new Set(['message', 'observation', 'error', 'note', 'feedback', 'tool_result']);
 /** The situation is among an episode's first few events. */
 const HEAD_EVENTS = 3;
+/** Findings that can say a change drove the trouble are read among an episode's first this many events. */
+const STORY_EVENTS = 12;
 
 function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
   const head = eventIds.slice(0, HEAD_EVENTS).flatMap((id) => events.get(id) ?? []);
@@ -54,11 +65,15 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
   const out = new Map<string, SituationCues>();
   if (episodeIds.length === 0) return out;
   const episodes = await deps.storage.getEpisodes(tenant, episodeIds);
-  const headIds = [...new Set(episodes.flatMap((e) => e.eventIds.slice(0, HEAD_EVENTS)))];
-  const events = new Map((await deps.storage.getEvents(tenant, headIds)).map((e) => [e.id, e]));
+  const ids = [...new Set(episodes.flatMap((e) => e.eventIds.slice(0, STORY_EVENTS)))];
+  const events = new Map((await deps.storage.getEvents(tenant, ids)).map((e) => [e.id, e]));
   for (const e of episodes) {
     const ev = situationEvent(e.eventIds, events);
-    if (ev) out.set(e.id, { change: statesChange(ev.content), pattern: statesPattern(ev.content) });
+    if (!ev) continue;
+    const findings = e.eventIds.slice(0, STORY_EVENTS).flatMap((id) => (events.get(id)?.type === 'observation' ? [events.get(id)!.content] : []));
+    // The report may not know what the investigation found: a change in the findings or the cause counts too.
+    const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange);
+    out.set(e.id, { change, pattern: statesPattern(ev.content), changed: changedThing(ev.content) });
   }
   return out;
 }
@@ -72,9 +87,24 @@ export function situationFactor(own: SituationCues | undefined, query: QueryCues
   return factor;
 }
 
+/** Both say what changed and name the same thing (a shared word of the changed thing). */
+export const sameThingChanged = (own: SituationCues | undefined, query: QueryCues): boolean =>
+  own?.changed !== undefined && query.changed !== undefined && intersectionSize(own.changed, query.changed) > 0;
+
+/**
+ * Another thing changed: the episode followed a change of something the query's change does not name, while some
+ * candidate episode followed a change of what the query names ("after the agent edited the config": the
+ * agent's own commit, not the new toolchain image). Without such an episode nothing is known about which change
+ * is alike, and nothing is scaled.
+ */
+function otherThingChanged(own: SituationCues | undefined, query: QueryCues, someAlike: boolean): boolean {
+  return someAlike && own !== undefined && own.change && (own.changed?.size ?? 0) > 0 && !sameThingChanged(own, query);
+}
+
 /**
  * When the query says its trouble followed a change, episodes whose situation did not are scaled by
- * CHANGE_MISMATCH; when the query's trouble comes and goes and an episode's happened every time (or the
+ * CHANGE_MISMATCH, and so are episodes that followed a change of another thing when some episode changed what
+ * the query's change names; when the query's trouble comes and goes and an episode's happened every time (or the
  * reverse), that episode is scaled by PATTERN_MISMATCH. `rescore` recomputes `final`. Otherwise nothing changes.
  */
 export function applySituation(
@@ -84,8 +114,10 @@ export function applySituation(
   rescore: (c: Candidate, relevance: number) => number,
 ): Candidate[] {
   if (!query.change && !query.pattern) return [...candidates];
+  const someAlike = query.change && candidates.some((c) => c.doc.kind === 'episode' && sameThingChanged(cues.get(c.doc.refId), query));
   return candidates.map((c) => {
-    const factor = c.doc.kind === 'episode' ? situationFactor(cues.get(c.doc.refId), query) : 1;
+    const own = cues.get(c.doc.refId);
+    const factor = c.doc.kind === 'episode' ? situationFactor(own, query) * (otherThingChanged(own, query, someAlike) ? CHANGE_MISMATCH : 1) : 1;
     if (factor === 1) return c;
     const relevance = (c.scores.relevance ?? 0) * factor;
     return { ...c, scores: { ...c.scores, relevance, final: rescore(c, relevance) } };
@@ -96,15 +128,25 @@ export function applySituation(
  * When the best-scored episode's situation matches what the query states (it followed a change too, its trouble
  * came and went — or happened every time — like the query's), the episodes whose situation contradicts the query
  * are left out rather than shown behind it: they are another kind of incident, and several of them repeating one
- * cause would otherwise outweigh the one case that is like this one. When the best episode does not match (or
- * none states anything), nothing is dropped: the scaling alone orders them.
+ * cause would otherwise outweigh the one case that is like this one. When the best episode also changed the thing
+ * the query's change names, the episodes that followed a change of something else go too. When the best episode
+ * does not match (or none states anything), nothing is dropped: the scaling alone orders them — and so when the
+ * query and the best episode both name what changed and the two differ: the best is then a change of another
+ * thing, no surer a match than the episodes that state no change.
  */
 export function dropContradicted(candidates: readonly Candidate[], cues: ReadonlyMap<string, SituationCues>, query: QueryCues): Candidate[] {
   if (!query.change && !query.pattern) return [...candidates];
   const episodes = candidates.filter((c) => c.doc.kind === 'episode');
   const best = episodes.reduce<Candidate | undefined>((b, c) => (!b || c.scores.final > b.scores.final ? c : b), undefined);
-  if (!best || !matches(cues.get(best.doc.refId), query)) return [...candidates];
-  return candidates.filter((c) => c.doc.kind !== 'episode' || situationFactor(cues.get(c.doc.refId), query) === 1);
+  const own = best ? cues.get(best.doc.refId) : undefined;
+  if (!best || !matches(own, query)) return [...candidates];
+  const sameThing = sameThingChanged(own, query);
+  if (!sameThing && (query.changed?.size ?? 0) > 0 && (own?.changed?.size ?? 0) > 0) return [...candidates];
+  return candidates.filter((c) => {
+    if (c.doc.kind !== 'episode') return true;
+    const cue = cues.get(c.doc.refId);
+    return situationFactor(cue, query) === 1 && !otherThingChanged(cue, query, sameThing);
+  });
 }
 
 /** The episode's situation states what the query states: a change when it does, its pattern when it has one. */

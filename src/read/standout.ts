@@ -14,16 +14,16 @@
  * so is anything when fewer than three closed episodes are candidates.
  */
 import { intersectionSize, overlapCoefficient, specificStems } from '../learn/text.js';
-import type { Candidate, ReadDeps } from './types.js';
+import type { Candidate } from './types.js';
 
 /** The other cases' relevance must be at most this share of the best episode's. */
 export const STANDOUT_RATIO = 0.75;
 /** Two causes are one when they share this share of the shorter one's specific words (and at least two). */
 export const SAME_CAUSE_OVERLAP = 0.5;
 
-/** An episode with a known outcome: a closed case. */
-const isClosedCase = (c: Candidate) => c.doc.kind === 'episode' && c.doc.type !== undefined && c.doc.type !== 'UNKNOWN';
 /** What outcomes taught: closed cases, and the rules and insights learned from them. */
+/** An episode with a known outcome: a closed case. */
+export const isClosedCase = (c: Candidate): boolean => c.doc.kind === 'episode' && c.doc.type !== undefined && c.doc.type !== 'UNKNOWN';
 const isCase = (c: Candidate) => isClosedCase(c) || (c.doc.kind === 'fact' && (c.doc.type === 'heuristic' || c.doc.type === 'insight'));
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
@@ -64,13 +64,4 @@ export function collapseBehindStandout(
   const against = s.others.filter((c) => !agrees(c));
   const gone = new Set(against.slice(1));
   return candidates.filter((c) => !gone.has(c));
-}
-
-/** collapseBehindStandout with the episodes' root causes read from storage (only when an episode stands out). */
-export async function collapseLookAlikes(deps: ReadDeps, tenant: string, candidates: Candidate[]): Promise<Candidate[]> {
-  const s = standout(candidates);
-  if (!s) return candidates;
-  const ids = [s.best, ...s.others].filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
-  const causes = new Map((await deps.storage.getEpisodes(tenant, ids)).map((e) => [e.id, e.rootCause]));
-  return collapseBehindStandout(candidates, (id) => causes.get(id), s);
 }

@@ -113,6 +113,8 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   layerShown?: boolean | undefined;
   /** 'hop': joined as a graph neighbour of a retrieved episode; 'counter_example': the reserved slot. */
   role?: 'hop' | 'counter_example' | undefined;
+  /** A closed episode that is the first-ranked case of a cause seen in this many candidate cases (recurrence.ts). */
+  cases?: number | undefined;
   scores: ScoreBreakdown;
 }
 
@@ -141,6 +143,8 @@ export interface EpisodeView {
   stateLabel: string | null;
   /** Typed links touching the episode, e.g. `{ type: 'LEARNED_FROM', direction: 'in', otherId }`. */
   links: { type: LinkType; direction: 'out' | 'in'; otherId: string; weight: number }[];
+  /** Its cause recurred: how many of the cases similar to the query (this one included) say it (recurrence.ts). */
+  recurringCases?: number | undefined;
 }
 
 /** What a fact item carries beyond its text: how much to trust it. */
