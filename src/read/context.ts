@@ -41,7 +41,7 @@ import { expandCandidates } from './expand.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
-import { applyFloor, coverage, queryStems } from './floor.js';
+import { coverage, judgeFloor, queryStems } from './floor.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -135,14 +135,15 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     now,
   );
   const floorInput = { stems: queryStems(p.query), vector: queryVector };
-  let semantic: Candidate[] = applyFloor(
-    config.semantic_retrieval.relevance_floor,
+  const floor = config.semantic_retrieval.relevance_floor;
+  const judged = judgeFloor(
+    floor,
     floorInput,
     current,
     (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }),
     window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) })),
   );
-  p.drops?.step('floor', current, DropLog.ids(semantic));
+  let semantic: Candidate[] = judged.items;
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {
     semantic = await rerankCandidates(deps.reranker, semantic, {
@@ -152,6 +153,13 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       rescore: rescorer(config.scoring, p.route, now),
     });
   }
+  // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).
+  if (judged.verdict === 'weak') {
+    semantic = semantic.slice(0, floor.weak_items).map((c) => ({ ...c, scores: { ...c.scores, weak: true } }));
+    p.drops?.step('floor', current, DropLog.ids(semantic));
+    return { window, semantic, sem, graph: [] };
+  }
+  p.drops?.step('floor', current, DropLog.ids(semantic));
   if (p.query && semantic.length > 0) semantic = await expand(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, cutoff);
   const hops = await hopCandidates(
     deps,

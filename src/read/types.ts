@@ -53,6 +53,11 @@ export interface ScoreBreakdown {
   /** Episodes: the outcome bonus added to the score (see outcome.ts); absent or null for other kinds. */
   outcome?: number | null | undefined;
   final: number;
+  /**
+   * Present (true) when the query met the relevance floor only weakly (floor.ts): no memory shares a word with it or
+   * comes close, and the context holds a few of the best, each marked, instead of nothing.
+   */
+  weak?: boolean | undefined;
 }
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'lexical';
