@@ -118,6 +118,8 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   layerShown?: boolean | undefined;
   /** 'hop': joined as a graph neighbour of a retrieved episode; 'counter_example': the reserved slot. */
   role?: 'hop' | 'counter_example' | undefined;
+  /** Session spread (session-spread.ts): an event past its session's first few for a gathering question; picked and shown after the others. */
+  behind?: boolean | undefined;
   scores: ScoreBreakdown;
 }
 
