@@ -2,7 +2,9 @@
  * buildContext(): the read path end to end (seed 000's hybrid recipe with seed 002's scoring).
  *
  *   query → route → candidates (episodic window + lexical/vector + graph hops) → fuse → score (outcome-aware)
- *   → rerank → time window, conversation steps, session neighbours + author field (expand.ts) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
+ *   → relevance floor (floor.ts: a weak query keeps its few best, marked, and stops here) → rerank → time window,
+ *   conversation steps, session neighbours + author field (expand.ts) → session spread for a gathering question (as
+ *   search does) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
  *   → render (JSON items + prompt text) → retrieval record
  *
  * Issue B: closed episodes are candidates like any memory and come back with their outcome, root cause,
