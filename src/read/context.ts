@@ -2,7 +2,7 @@
  * buildContext(): the read path end to end (seed 000's hybrid recipe with seed 002's scoring).
  *
  *   query → route → candidates (episodic window + lexical/vector + graph hops) → fuse → score (outcome-aware)
- *   → relevance floor (floor.ts: a weak query keeps its few best, marked, and stops here) → rerank → time window,
+ *   → relevance floor → rerank (floor.ts: a weak query keeps its few best, marked, and nothing joins) → time window,
  *   conversation steps, session neighbours + author field (expand.ts) → session spread for a gathering question (as
  *   search does) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
  *   → render (JSON items + prompt text) → retrieval record
