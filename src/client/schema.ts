@@ -1321,6 +1321,8 @@ export interface components {
             /** @description episodes: the outcome bonus in the score */
             outcome?: number | null;
             final: number;
+            /** @description the query met the relevance floor only weakly: one of a few best memories, not a confident match */
+            weak?: boolean;
         };
         SearchInput: {
             /** @description optional; if given it must be the key's own tenant (else 403) */
@@ -1553,6 +1555,12 @@ export interface components {
                     query_min_cosine?: number;
                     /** @description default 0 */
                     query_min_coverage?: number;
+                    /** @description default 0.5 */
+                    query_strong_coverage?: number;
+                    /** @description default 0.3 */
+                    weak_min_cosine?: number;
+                    /** @description default 3 */
+                    weak_items?: number;
                 };
             };
             merge_policy?: {

@@ -75,6 +75,15 @@ export const relevanceFloorSchema = z
     query_min_cosine: z.number().min(-1).max(1).default(0.42),
     /** 0: any content word of the query in some candidate; higher asks for that share of the words. */
     query_min_coverage: z.number().min(0).max(1).default(0),
+    /** A share of the query's content words in one candidate that makes the query relevant whatever the cosines. */
+    query_strong_coverage: z.number().min(0).max(1).default(0.5),
+    /**
+     * A shared word makes the query relevant only if some candidate is at least this close; a query that fails
+     * the query level but has such a candidate, or a shared word, keeps its `weak_items` best memories, each
+     * marked `weak` in its scores, instead of nothing (0 items: such a query gets nothing).
+     */
+    weak_min_cosine: z.number().min(-1).max(1).default(0.3),
+    weak_items: z.number().int().min(0).max(200).default(3),
   })
   .strict();
 

@@ -2,7 +2,9 @@
  * buildContext(): the read path end to end (seed 000's hybrid recipe with seed 002's scoring).
  *
  *   query → route → candidates (episodic window + lexical/vector + graph hops) → fuse → score (outcome-aware)
- *   → rerank → time window, conversation steps, session neighbours + author field (expand.ts) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
+ *   → relevance floor → rerank (floor.ts: a weak query keeps its few best, marked, and nothing joins) → time window,
+ *   conversation steps, session neighbours + author field (expand.ts) → session spread for a gathering question (as
+ *   search does) → dedupe → MMR → counter-example → conflict notes → causal chains → sections + token budget
  *   → render (JSON items + prompt text) → retrieval record
  *
  * Issue B: closed episodes are candidates like any memory and come back with their outcome, root cause,
@@ -35,13 +37,14 @@ import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
 import { applySituation, dropContradicted, queryCues, situationCues } from './situation.js';
 import { weighCases } from './cases.js';
+import { gathersAcrossSessions, pastSessionCap, SESSION_CAP } from './session-spread.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
-import { applyFloor, coverage, queryStems } from './floor.js';
+import { coverage, judgeFloor, queryStems } from './floor.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -52,6 +55,8 @@ export const MAX_CHAIN_SEEDS = 3;
 const emptySemantic = (): SemanticCandidates => ({ docs: [], fused: new Map(), vectors: new Map(), vectorPool: [] });
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
+/** Sections' order: events the session spread moved behind (session-spread.ts) after the rest, each part by score. */
+const byStanding = (a: Candidate, b: Candidate) => Number(a.behind === true) - Number(b.behind === true) || byFinal(a, b);
 
 /** Everything derived once from the request: the steps below read it, none changes it. */
 interface Plan {
@@ -67,6 +72,8 @@ interface Plan {
   pool: number;
   /** With `explain: true`: what was considered but left out, and why (explain.ts). */
   drops?: DropLog | undefined;
+  /** A question that gathers across sessions (session-spread.ts), as hybrid search reads it. */
+  gathers: boolean;
 }
 
 function plan(deps: ReadDeps, req: ContextRequest): Plan {
@@ -82,6 +89,7 @@ function plan(deps: ReadDeps, req: ContextRequest): Plan {
     config: req.config,
     pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
     drops: req.config.explain ? new DropLog(req.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined) : undefined,
+    gathers: gathersAcrossSessions(query),
   };
 }
 
@@ -135,14 +143,15 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     now,
   );
   const floorInput = { stems: queryStems(p.query), vector: queryVector };
-  let semantic: Candidate[] = applyFloor(
-    config.semantic_retrieval.relevance_floor,
+  const floor = config.semantic_retrieval.relevance_floor;
+  const judged = judgeFloor(
+    floor,
     floorInput,
     current,
     (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }),
     window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) })),
   );
-  p.drops?.step('floor', current, DropLog.ids(semantic));
+  let semantic: Candidate[] = judged.items;
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {
     semantic = await rerankCandidates(deps.reranker, semantic, {
@@ -152,6 +161,13 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       rescore: rescorer(config.scoring, p.route, now),
     });
   }
+  // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).
+  if (judged.verdict === 'weak') {
+    semantic = semantic.slice(0, floor.weak_items).map((c) => ({ ...c, scores: { ...c.scores, weak: true } }));
+    p.drops?.step('floor', current, DropLog.ids(semantic));
+    return { window, semantic, sem, graph: [] };
+  }
+  p.drops?.step('floor', current, DropLog.ids(semantic));
   if (p.query && semantic.length > 0) semantic = await expand(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, cutoff);
   const hops = await hopCandidates(
     deps,
@@ -173,6 +189,11 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   semantic = await matchSituations(deps, p, semantic);
   // One case that stands out: the look-alikes behind it count once; a near tie goes to a recurring cause (cases.ts).
   semantic = await weighCases(deps, p.tenant, semantic);
+  // As hybrid search does, a gathering question in a conversation: a session past its first few events gives way.
+  if (p.gathers && sem.conversational !== false) {
+    const behind = pastSessionCap([...semantic].sort(byFinal), SESSION_CAP);
+    if (behind.size > 0) semantic = semantic.map((c) => (behind.has(c) ? { ...c, behind: true } : c));
+  }
   return { window, semantic, sem, graph };
 }
 
@@ -218,6 +239,8 @@ async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, s
     ...expandRequest(p.query, { tenant: p.tenant, scope: p.scopes.semantic, filter, kinds: p.config.semantic_retrieval.kinds, timeWindow: p.timeWindow }, p.config.scoring, p.route, p.now, p.config.semantic_retrieval.conversation),
     conversational: sem.conversational,
   };
+  // A question that gathers takes no session neighbours: they would fill the top from the seeds' sessions (search.ts).
+  if (p.gathers) req.settings = { ...req.settings, seeds: 0 };
   const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
   const unseen = [...new Set(out.filter((c) => !sem.vectors.has(c.doc.contentHash)).map((c) => c.doc.contentHash))];
   if (unseen.length > 0) for (const [hash, v] of await deps.storage.getEmbeddings(unseen)) sem.vectors.set(hash, v);
@@ -237,12 +260,17 @@ async function select(deps: ReadDeps, p: Plan, g: Pick<Awaited<ReturnType<typeof
   const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
   const semanticPool = unique.filter((c) => c.origin === 'semantic');
   p.drops?.selecting([...g.window, ...g.semantic], unique, semanticPool);
-  const diverse = mmrSelect(
-    semanticPool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
-    p.config.semantic_retrieval.top_k,
-    p.config.diversity.mmr_lambda,
-    nearDuplicate(p.config),
-  ).map((m) => m.c);
+  const pick = (pool: readonly Candidate[], k: number) =>
+    mmrSelect(
+      pool.map((c) => ({ key: c.doc.refId, score: c.scores.final, text: c.doc.text, vector: g.sem.vectors.get(c.doc.contentHash), c })),
+      k,
+      p.config.diversity.mmr_lambda,
+      nearDuplicate(p.config),
+    ).map((m) => m.c);
+  // Events the session spread moved behind only take the slots the others leave.
+  const ahead = pick(semanticPool.filter((c) => c.behind !== true), p.config.semantic_retrieval.top_k);
+  const behind = semanticPool.filter((c) => c.behind === true);
+  const diverse = behind.length > 0 && ahead.length < p.config.semantic_retrieval.top_k ? [...ahead, ...pick(behind, p.config.semantic_retrieval.top_k - ahead.length)] : ahead;
   const counter = pickCounterExample(diverse, semanticPool);
   const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
   const chosen = [...unique.filter((c) => c.origin === 'window'), ...picked].map((c) => ({ ...c, layer: layerOf(c.doc, p.scopes.identity), layerShown: Object.keys(p.scopes.identity).length > 0 }));
@@ -262,7 +290,7 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
   // A long memory renders as the sentences the query is about, with a pointer to the whole (excerpt.ts).
   const shown = (c: Candidate) => (c.doc.kind === 'episode' ? itemBody(c) : excerpt(itemBody(c), p.query, c.doc.refId, deps.tokens));
   return fitBudget({
-    sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(byFinal) })),
+    sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(byStanding) })),
     notes: scrub ? resolved.notes.map((n) => ({ ...n, note: scrub(n.note) })) : resolved.notes,
     body: scrub ? (c) => scrub(shown(c)) : shown,
     budget: config.merge_policy.token_budget,

@@ -95,7 +95,9 @@ describe('buildContext with explain', () => {
     const deps = readDeps(store.storage, T0 + 60_000, embedWith(embedder));
     const config = parseContextConfig({ explain: true, episodic_window: { mode: 'none' } });
     const r = await buildContext(deps, { tenant: 't1', query: 'quantum chromodynamics lattice gauge', config });
-    expect(r.items).toEqual([]);
+    // Nothing, or a few items marked as weak matches (floor.ts); the rest is dropped by the floor.
+    expect(r.items.length).toBeLessThanOrEqual(config.semantic_retrieval.relevance_floor.weak_items);
+    for (const i of r.items) expect(i.scores.weak).toBe(true);
     expect(r.droppedItems!.length).toBeGreaterThan(0);
     expect(new Set(r.droppedItems!.map((d) => d.reason))).toEqual(new Set(['floor']));
   });

@@ -74,5 +74,9 @@ export class DropLog {
 
 /** What the retrieval record keeps of each item handed out: enough to say later why it was recalled. */
 export function retrievedItems(items: readonly ContextItem[]): RetrievedItem[] {
-  return items.map((i) => ({ id: i.id, kind: i.kind, section: i.section, scores: { ...i.scores, outcome: i.scores.outcome ?? null } }));
+  return items.map((i) => {
+    const { weak, ...scores } = i.scores;
+    // A weak match (floor.ts) is kept as 1, the record's scores being numbers.
+    return { id: i.id, kind: i.kind, section: i.section, scores: { ...scores, outcome: scores.outcome ?? null, ...(weak ? { weak: 1 } : {}) } };
+  });
 }

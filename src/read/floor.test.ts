@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseContextConfig } from '../core/config.js';
 import { openTestMemory, type TestMemory } from '../../testing/memory-fixture.js';
-import { applyFloor, coverage, itemPasses, queryPasses, queryStems, type RelevanceFloor } from './floor.js';
+import { applyFloor, coverage, itemPasses, judgeFloor, queryPasses, queryStems, queryVerdict, type RelevanceFloor } from './floor.js';
 
 const FLOOR: RelevanceFloor = parseContextConfig({}).semantic_retrieval.relevance_floor;
 
@@ -21,6 +21,22 @@ describe('floor rules', () => {
     expect(queryPasses(FLOOR, q, [{ cosine: 0.3, coverage: 0.2 }])).toBe(true);
     expect(queryPasses({ ...FLOOR, query_min_coverage: 0.3 }, q, [{ cosine: 0.3, coverage: 0.2 }])).toBe(false);
     expect(queryPasses({ ...FLOOR, enabled: false }, q, [])).toBe(true);
+  });
+
+  it('calls a query weak when nothing is close and at most a stray word is shared, and none when it is far and shares nothing', () => {
+    // Defaults: strong from 0.42, or a shared word with a memory from 0.3, or half the query's words.
+    expect(queryVerdict(FLOOR, q, [{ cosine: 0.35, coverage: 0 }])).toBe('weak');
+    expect(queryVerdict(FLOOR, q, [{ cosine: 0.35, coverage: 0 }, { cosine: 0.1, coverage: 0.2 }])).toBe('strong');
+    expect(queryVerdict(FLOOR, q, [{ cosine: 0.2, coverage: 0.2 }])).toBe('weak');
+    expect(queryVerdict(FLOOR, q, [{ cosine: 0.2, coverage: 0.6 }])).toBe('strong');
+    expect(queryVerdict(FLOOR, q, [{ cosine: 0.25, coverage: 0 }])).toBe('none');
+    expect(queryVerdict({ ...FLOOR, weak_items: 0 }, q, [{ cosine: 0.35, coverage: 0 }])).toBe('none');
+    // A weak query keeps the items that pass the item level; applyFloor (strong only) keeps none of them.
+    const items = [0.35, 0.1];
+    const view = (c: number) => ({ text: 'x', vector: Float32Array.from([c, Math.sqrt(1 - c * c)]) });
+    expect(judgeFloor(FLOOR, q, items, view)).toEqual({ verdict: 'weak', items: [0.35] });
+    expect(applyFloor(FLOOR, q, items, view)).toEqual([]);
+    expect(judgeFloor(FLOOR, q, [0.1], view)).toEqual({ verdict: 'none', items: [] });
   });
 
   it('falls back to any shared content word without a query vector', () => {
@@ -55,14 +71,23 @@ async function store(): Promise<TestMemory> {
 }
 
 describe('relevance floor in getContext (on by default)', () => {
-  it('gives an unrelated query no semantic items, and a related one its memory', async () => {
+  it('gives an unrelated query nothing or a few items marked weak, and a related one its memory, unmarked', async () => {
     const { memory } = await store();
-    const none = await memory.getContext('quantum chromodynamics lattice gauge');
+    const none = await memory.getContext('Who won the 1998 football world cup?');
     expect(none.items.filter((i) => i.section !== 'episodic_recent')).toEqual([]);
+    const quantum = await memory.getContext('quantum chromodynamics lattice gauge');
+    const weak = quantum.items.filter((i) => i.section !== 'episodic_recent');
+    // USE-lite puts this query at 0.3–0.42 from a memory here: in the middle ground, a few items, each marked.
+    expect(weak.length).toBeGreaterThan(0);
+    expect(weak.length).toBeLessThanOrEqual(FLOOR.weak_items);
+    expect(quantum.text).toContain('weak match');
+    for (const i of weak) expect(i.scores.weak).toBe(true);
     const off = await memory.getContext('quantum chromodynamics lattice gauge', { semantic_retrieval: { relevance_floor: { enabled: false } } });
-    expect(off.items.length).toBeGreaterThan(0);
+    expect(off.items.length).toBeGreaterThan(FLOOR.weak_items);
+    expect(off.items.some((i) => i.scores.weak)).toBe(false);
     const refund = await memory.getContext('Can I get my money back on a yearly plan?');
     expect(refund.items.map((i) => i.text)).toContain('Annual plans are refunded in full within 30 days.');
+    expect(refund.items.some((i) => i.scores.weak)).toBe(false);
   });
 });
 

@@ -90,11 +90,13 @@ const dayOf = (ts: number): string => new Date(ts).toISOString().slice(0, 10);
 
 /**
  * `[runbook.md §rollback · 2025-09-20]` for memory; `[tool_call · 2025-09-20 18:22Z]` for events; led by the
- * reader's layer when the read labelled it (`[user · preference · 2025-09-20]`, docs/scopes.md).
+ * reader's layer when the read labelled it (`[user · preference · 2025-09-20]`, docs/scopes.md), and by `weak match` when
+ * the query met the relevance floor only weakly (floor.ts).
  */
 export function provenanceTag(c: Candidate, scrub: (text: string) => string = (t) => t): string {
   const d = c.doc;
-  const parts: string[] = c.layer && c.layerShown ? [c.layer] : [];
+  // A weak match (floor.ts) says so first, so a model reading the prompt can weigh it.
+  const parts: string[] = [...(c.scores.weak ? ['weak match'] : []), ...(c.layer && c.layerShown ? [c.layer] : [])];
   const source = d.source ? inertTagPart(scrub(d.source)) : '';
   const section = d.section ? inertTagPart(scrub(d.section)) : '';
   const type = d.type ? inertTagPart(scrub(d.type)) : '';

@@ -2,9 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventToDoc } from '../core/docs.js';
 import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
 import { makeEvent, T0 } from './fixtures.test-support.js';
+import { parseContextConfig } from '../core/config.js';
+import { buildContext } from './context.js';
 import { search } from './search.js';
 import { emptyBreakdown } from './score.js';
-import { gathersAcrossSessions, spreadSessions } from './session-spread.js';
+import { gathersAcrossSessions, pastSessionCap, spreadSessions } from './session-spread.js';
 import type { Candidate } from './types.js';
 
 describe('gathersAcrossSessions', () => {
@@ -47,6 +49,11 @@ describe('spreadSessions', () => {
     expect(spreadSessions(ranked, 2).map((c) => c.doc.refId)).toEqual(['a1', 'a2', 'b1', 'n1', 'b2', 'a3', 'a4']);
   });
 
+  it('names the events it moves', () => {
+    const ranked = [turn('a1', 'A', 0.9), turn('a2', 'A', 0.85), turn('b1', 'B', 0.8), turn('a3', 'A', 0.7), turn('n1', undefined, 0.65)];
+    expect([...pastSessionCap(ranked, 2)].map((c) => c.doc.refId)).toEqual(['a3']);
+  });
+
   it('returns the same order when no session is over the cap', () => {
     const ranked = [turn('a1', 'A', 0.9), turn('b1', 'B', 0.8), turn('a2', 'A', 0.7)];
     expect(spreadSessions(ranked, 2).map((c) => c.doc.refId)).toEqual(['a1', 'b1', 'a2']);
@@ -76,6 +83,17 @@ describe('hybrid search spreads a gathering question across sessions', () => {
     };
     expect(await sessionsOf('Did Ann walk the trails?')).toEqual(['S1', 'S1', 'S1', 'S1', 'S1']);
     expect(await sessionsOf('Which trails did Ann walk?')).toContain('S2');
+  });
+
+  it('getContext does the same: the other session is picked and shown before a session past its first few', async () => {
+    const deps = readDeps(store.storage, T0 + 100, async () => undefined);
+    const config = parseContextConfig({ episodic_window: { mode: 'none' }, semantic_retrieval: { top_k: 5, kinds: ['event'] } });
+    const sessionsOf = async (query: string) => (await buildContext(deps, { tenant: 't1', query, config })).items.map((i) => i.provenance.sessionId);
+    expect(await sessionsOf('Did Ann walk the trails?')).toEqual(['S1', 'S1', 'S1', 'S1', 'S1']);
+    const gathered = await sessionsOf('Which trails did Ann walk?');
+    expect(gathered.slice(0, 5)).toContain('S2');
+    // The session's first four stay ahead; only its further events give way.
+    expect(gathered.slice(0, 4)).toEqual(['S1', 'S1', 'S1', 'S1']);
   });
 });
 

@@ -4,7 +4,8 @@
  * (expand.ts) fill the top of the list from the seeds' sessions. For such a question `search` takes no session
  * neighbours, and past the first `cap` events of one session in the ranking, further events of that session move
  * after the others (in their order); events without a session and other kinds keep their place among the kept
- * ones. Other questions are left as they are; `getContext` is unchanged.
+ * ones. Other questions are left as they are. `getContext` does the same (context.ts): such events are marked
+ * `behind` and are picked, and rendered, after the others.
  *
  * Chosen on LoCoMo's dev split; the figures and the variants tried are in docs/benchmarks.md ("Hybrid search: a
  * gathering question spreads across sessions").
@@ -37,14 +38,20 @@ export function gathersAcrossSessions(query: string): boolean {
 
 /** The first `cap` events of each session in place, that session's further events after everything else. */
 export function spreadSessions<C extends Candidate>(ranked: readonly C[], cap: number): C[] {
+  const moved = pastSessionCap(ranked, cap);
+  return moved.size === 0 ? [...ranked] : [...ranked.filter((c) => !moved.has(c)), ...ranked.filter((c) => moved.has(c))];
+}
+
+/** The events `spreadSessions` moves: each past the first `cap` events of its session in `ranked`. */
+export function pastSessionCap<C extends Candidate>(ranked: readonly C[], cap: number): Set<C> {
   const seen = new Map<string, number>();
-  const kept: C[] = [];
-  const moved: C[] = [];
+  const moved = new Set<C>();
   for (const c of ranked) {
     const session = c.doc.kind === 'event' ? c.doc.sessionId : undefined;
-    const n = session ? (seen.get(session) ?? 0) : 0;
-    if (session) seen.set(session, n + 1);
-    (n < cap ? kept : moved).push(c);
+    if (!session) continue;
+    const n = seen.get(session) ?? 0;
+    seen.set(session, n + 1);
+    if (n >= cap) moved.add(c);
   }
-  return moved.length === 0 ? [...ranked] : [...kept, ...moved];
+  return moved;
 }

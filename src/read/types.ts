@@ -53,6 +53,11 @@ export interface ScoreBreakdown {
   /** Episodes: the outcome bonus added to the score (see outcome.ts); absent or null for other kinds. */
   outcome?: number | null | undefined;
   final: number;
+  /**
+   * Present (true) when the query met the relevance floor only weakly (floor.ts): no memory shares a word with it or
+   * comes close, and the context holds a few of the best, each marked, instead of nothing.
+   */
+  weak?: boolean | undefined;
 }
 
 export type RetrievalMode = 'hybrid' | 'vector' | 'lexical';
@@ -115,6 +120,8 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   role?: 'hop' | 'counter_example' | undefined;
   /** A closed episode that is the first-ranked case of a cause seen in this many candidate cases (recurrence.ts). */
   cases?: number | undefined;
+  /** Session spread (session-spread.ts): an event past its session's first few for a gathering question; picked and shown after the others. */
+  behind?: boolean | undefined;
   scores: ScoreBreakdown;
 }
 

@@ -111,6 +111,7 @@ export const scoreBreakdown = z
     rerank: z.number().nullable(),
     outcome: z.number().nullable().optional().openapi({ description: 'episodes: the outcome bonus in the score' }),
     final: z.number(),
+    weak: z.boolean().optional().openapi({ description: 'the query met the relevance floor only weakly: one of a few best memories, not a confident match' }),
   })
   .openapi('ScoreBreakdown');
 
