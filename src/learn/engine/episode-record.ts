@@ -230,7 +230,7 @@ export function episodeRecord(p: EpisodeParts): Episode {
     startSeq: seg.startSeq,
     endSeq: seg.endSeq,
     startTs: seg.startTs,
-    // The segmenter may have seen a late outcome at an earlier time (learner.ts); the record keeps the real one.
+    // The segmenter may have seen a late outcome at an earlier time (consume.ts); the record keeps the real one.
     endTs: Math.max(seg.endTs, ...p.events.map((e) => e.ts)),
     eventIds: [...seg.eventIds],
     stateLabel: seg.stateLabel,

@@ -24,72 +24,26 @@
  * (anything past the last checkpoint) rewrites the same episodes instead of adding copies.
  *
  * Redacted events are skipped: their text is gone and they cannot describe anything.
+ *
+ * This file is the scheduler (background loop, per-tenant lock, runs) and the public API; the per-tenant state
+ * and its checkpoint are in tenant-state.ts, the page path (segmenting, cutting, persisting, closing) in consume.ts.
  */
-import type { Episode, MemoryEvent } from '../../core/types.js';
-import type { EpisodeDescription } from '../describe-episode.js';
-import { ReflectionTrigger, type ReflectionRequest } from '../reflection.js';
-import { Segmenter, type Segment, type SegmentDecision, type StreamState } from '../segment.js';
-import { loadCheckpoint, saveCheckpoint } from './checkpoint.js';
+import type { Episode } from '../../core/types.js';
+import { PageConsumer, type LearnerRun, type Running } from './consume.js';
 import type { EngineContext } from './context.js';
-import { episodeIdFor, episodeRecord, FOLLOW_UP_TYPES, isRedacted, loadSegmentEvents, restoreStream, segmentOf, toDescribeEvent } from './episode-record.js';
+import { episodeIdFor, episodeRecord, loadSegmentEvents, segmentOf, toDescribeEvent } from './episode-record.js';
 import { extractForTenant, NOTHING_EXTRACTED } from './extraction.js';
-import type { ExtractionApplied } from './facts.js';
-import { causedByLinks, continuationLink, learnedFromLinks, RecentEpisodes, resolveEpisodeRef, retryLinks } from './links.js';
+import { resolveEpisodeRef } from './links.js';
 import { KeyedLock } from './lock.js';
-import { reflectOn, type StoredInsight } from './reflect.js';
-import { reinforceFromRetrieval, type ReinforceReport } from './reinforce.js';
+import { checkpointTenant, loadTenantState, type TenantState } from './tenant-state.js';
 
-interface TenantState {
-  segmenter: Segmenter;
-  /** streamKey → id of the episode the running segment is persisted as. */
-  openIds: Map<string, string>;
-  /** streamKey → seq and time of the last event the segmenter took (restored streams included). */
-  lastSeq: Map<string, number>;
-  lastTs: Map<string, number>;
-  /** streamKey → the episode the size cap just closed; the stream's next episode continues it. */
-  cutFrom: Map<string, { seg: Segment; id: string }>;
-  cursor: number;
-  newestTs: number;
-  /** Recently closed episodes, for RETRY_OF / LEARNED_FROM look-backs. */
-  recent: RecentEpisodes;
-  trigger: ReflectionTrigger;
-  consolidatedAt?: number | undefined;
-  checkpointVersion: number;
-}
-
-type Running = { id: string; seg: Segment };
-
-export interface LearnerRun {
-  tenant: string;
-  events: number;
-  /** Episodes newly described as closed in this run (closing ones included), in close order. */
-  closed: Episode[];
-  reinforced: ReinforceReport[];
-  extraction: ExtractionApplied;
-  insights: StoredInsight[];
-}
+export type { LearnerRun } from './consume.js';
 
 export interface RunOptions {
   /** Close idle episodes as of this time (default: the newest event time of the tenant). */
   idleAt?: number | undefined;
   /** Skip the close-time extraction (consolidate runs its own). */
   skipExtraction?: boolean | undefined;
-}
-
-/** Reads the CAUSED_BY references an event carries. */
-function causesOf(e: MemoryEvent): string[] {
-  const v = e.metadata.caused_by;
-  if (typeof v === 'string') return [v];
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-}
-
-/** Retrieval ids named by outcome signals that arrived as plain events (not logged by `recordOutcome`). */
-function retrievalIdsOf(events: readonly MemoryEvent[]): string[] {
-  const ids = events
-    .filter((e) => e.metadata.recorded_by !== 'recordOutcome')
-    .map((e) => e.metadata.retrieval_id)
-    .filter((x): x is string => typeof x === 'string' && x.length > 0);
-  return [...new Set(ids)];
 }
 
 export class Learner {
@@ -104,6 +58,7 @@ export class Learner {
   /** Resolves when `stop()` is called, so waiting for vectors never delays a close. */
   private readonly stopping: Promise<void>;
   private signalStop: () => void = () => undefined;
+  private readonly pages: PageConsumer;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -112,6 +67,7 @@ export class Learner {
     this.stopping = new Promise((resolve) => {
       this.signalStop = resolve;
     });
+    this.pages = new PageConsumer(ctx, (tenant) => this.state(tenant));
   }
 
   /** Starts the background loop. */
@@ -194,7 +150,7 @@ export class Learner {
   async markConsolidated(tenant: string, at: number): Promise<void> {
     const st = await this.state(tenant);
     st.consolidatedAt = at;
-    await this.checkpoint(tenant, st);
+    await checkpointTenant(this.ctx, tenant, st);
   }
 
   private async run(): Promise<void> {
@@ -234,50 +190,9 @@ export class Learner {
   private async state(tenant: string): Promise<TenantState> {
     const known = this.states.get(tenant);
     if (known) return known;
-    const { storage, settings } = this.ctx;
-    const cp = await loadCheckpoint(storage, tenant, this.ctx.clock.now());
-    const open = await storage.listEpisodes({ tenant, closed: false });
-    const recent = await storage.listEpisodes({ tenant, closed: true, order: 'desc', limit: 100 });
-    const resumable = [...open, ...recent.filter((e) => e.metadata.segmenter !== undefined)];
-    // One running episode per stream: the latest wins if an interrupted run left two.
-    const byStream = new Map<string, Episode>();
-    for (const e of resumable) if ((byStream.get(e.streamKey)?.endSeq ?? -1) < e.endSeq) byStream.set(e.streamKey, e);
-    const streams: StreamState[] = [];
-    const openIds = new Map<string, string>();
-    for (const e of byStream.values()) {
-      const st = await restoreStream(storage, e);
-      if (!st) continue;
-      streams.push(st);
-      openIds.set(e.streamKey, e.id);
-    }
-    const lastSeq = new Map(streams.map((s) => [s.streamKey, s.members.at(-1)!.seq]));
-    const lastTs = new Map(streams.map((s) => [s.streamKey, s.members.at(-1)!.ts]));
-    const running = [...byStream.values()];
-    const state: TenantState = {
-      segmenter: Segmenter.restore(streams, settings.segment),
-      openIds,
-      lastSeq,
-      lastTs,
-      cutFrom: new Map(),
-      recent: await RecentEpisodes.load(storage, tenant, settings.engine.extractWindow),
-      // The running episodes are written with the checkpoint; events past it are read again (ids make it safe).
-      cursor: Math.max(cp.cursor, ...running.map((e) => e.endSeq)),
-      newestTs: Math.max(0, ...[...open, ...recent].map((e) => e.endTs)),
-      trigger: ReflectionTrigger.restore(cp.reflection, settings.reflection),
-      consolidatedAt: cp.consolidatedAt,
-      checkpointVersion: cp.version,
-    };
+    const state = await loadTenantState(this.ctx, tenant);
     this.states.set(tenant, state);
     return state;
-  }
-
-  private async checkpoint(tenant: string, st: TenantState): Promise<void> {
-    st.checkpointVersion = await saveCheckpoint(
-      this.ctx.storage,
-      tenant,
-      { cursor: st.cursor, reflection: st.trigger.state(), consolidatedAt: st.consolidatedAt, version: st.checkpointVersion },
-      this.ctx.clock.now(),
-    );
   }
 
   private async runTenant(tenant: string, opts: RunOptions): Promise<LearnerRun> {
@@ -289,7 +204,7 @@ export class Learner {
     while (!this.closing) {
       const page = await this.ctx.storage.queryEvents({ tenant, afterSeq: st.cursor, limit: this.ctx.settings.engine.batchSize, now: this.ctx.clock.now() });
       if (page.length === 0) break;
-      await this.consume(tenant, st, page, open, run);
+      await this.pages.consume(tenant, st, page, open, run);
       st.cursor = page.at(-1)!.seq;
     }
     const idle = st.segmenter.closeIdle(opts.idleAt ?? st.newestTs);
@@ -299,188 +214,13 @@ export class Learner {
       st.lastSeq.delete(seg.streamKey);
       st.lastTs.delete(seg.streamKey);
       open.delete(seg.streamKey);
-      await this.finalize(tenant, id, seg, run);
+      await this.pages.finalize(tenant, id, seg, run);
     }
-    for (const [key, r] of open) await this.persistDraft(tenant, r.id, r.seg, st.segmenter.streamState(key));
+    for (const [key, r] of open) await this.pages.persistDraft(tenant, r.id, r.seg, st.segmenter.streamState(key));
     if (run.closed.length > 0 && this.ctx.settings.engine.extractOnClose && !opts.skipExtraction) {
       run.extraction = await extractForTenant(this.ctx, tenant, this.ctx.closeExtractor);
     }
-    if (st.cursor !== startCursor || idle.length > 0 || run.insights.length > 0) await this.checkpoint(tenant, st);
+    if (st.cursor !== startCursor || idle.length > 0 || run.insights.length > 0) await checkpointTenant(this.ctx, tenant, st);
     return run;
   }
-
-  /**
-   * Segments one page of events and persists what closed (closed and closing episodes, with their hooks);
-   * episodes still open are collected in `open` and written once at the end of the run.
-   */
-  private async consume(tenant: string, st: TenantState, page: readonly MemoryEvent[], open: Map<string, Running>, run: LearnerRun): Promise<void> {
-    const live = page.filter((e) => !isRedacted(e));
-    const vectors = live.length ? await this.ctx.storage.getEmbeddings([...new Set(live.map((e) => e.contentHash))]) : new Map<string, Float32Array>();
-    const closed: Running[] = [];
-    const touched = new Map<string, Running>();
-    const continuations: { prev: Segment; prevId: string; next: Segment; nextId: string }[] = [];
-    const reflections: ReflectionRequest[] = [];
-    for (const e of live) {
-      const key = st.segmenter.streamKeyOf(e);
-      // A restored stream already holds the events its episode had when the process stopped.
-      if (e.seq <= (st.lastSeq.get(key) ?? -1)) continue;
-      const decision = st.segmenter.push(this.asSegmented(st, key, e), vectors.get(e.contentHash));
-      st.lastSeq.set(key, e.seq);
-      st.lastTs.set(key, e.ts);
-      st.newestTs = Math.max(st.newestTs, e.ts);
-      this.track(tenant, st, key, decision, closed, touched, continuations);
-      if ((decision.current?.eventIds.length ?? 0) >= this.ctx.settings.engine.maxEpisodeEvents) this.cut(st, key, closed, touched);
-      run.events++;
-      if (this.ctx.settings.engine.reflect) {
-        const req = st.trigger.observe(e);
-        if (req) reflections.push(req);
-      }
-    }
-    for (const c of closed) {
-      open.delete(c.seg.streamKey);
-      await this.finalize(tenant, c.id, c.seg, run);
-    }
-    const closing = [...touched].filter(([, t]) => t.seg.status === 'closing');
-    for (const [key, t] of touched) if (t.seg.status === 'open') open.set(key, t);
-    for (const [key, t] of closing) {
-      open.delete(key);
-      await this.describeClosed(tenant, t.id, t.seg, st.segmenter.streamState(key), run);
-    }
-    const links = continuations
-      .map((c) => continuationLink(this.ctx, { id: c.prevId, tenant, endTs: c.prev.endTs, endedByOutcome: c.prev.closingEventId !== undefined }, { id: c.nextId, startTs: c.next.startTs }))
-      .filter((l) => l !== undefined);
-    if (links.length) await this.ctx.storage.putLinks(links);
-    for (const req of reflections) run.insights.push(...(await reflectOn(this.ctx, tenant, req)));
-    // Knowledge graph: entities and relations read from the page; a failure is reported, never stalls segmenting.
-    if (this.ctx.graph && live.length > 0) await this.ctx.graph.learn(tenant, live).catch((e: unknown) => this.ctx.onError(e));
-  }
-
-  /** Maps a segmenter decision onto episode ids: closed segments, the running one, continuation pairs. */
-  private track(
-    tenant: string,
-    st: TenantState,
-    key: string,
-    decision: SegmentDecision,
-    closed: Running[],
-    touched: Map<string, Running>,
-    continuations: { prev: Segment; prevId: string; next: Segment; nextId: string }[],
-  ): void {
-    let id = st.openIds.get(key);
-    const closedIds: string[] = [];
-    for (const seg of decision.closed) {
-      const cid = id ?? episodeIdFor(tenant, seg);
-      closed.push({ id: cid, seg });
-      closedIds.push(cid);
-      id = undefined;
-      touched.delete(key);
-    }
-    if (decision.current) {
-      const cur = id ?? episodeIdFor(tenant, decision.current);
-      st.openIds.set(key, cur);
-      touched.set(key, { id: cur, seg: decision.current });
-      if (decision.action === 'boundary' && decision.closed[0]) {
-        continuations.push({ prev: decision.closed[0], prevId: closedIds[0]!, next: decision.current, nextId: cur });
-      }
-      const cutFrom = st.cutFrom.get(key);
-      if (cutFrom && decision.current.openedBy === 'stream_start') continuations.push({ prev: cutFrom.seg, prevId: cutFrom.id, next: decision.current, nextId: cur });
-      st.cutFrom.delete(key);
-    } else {
-      st.openIds.delete(key);
-      st.lastSeq.delete(key);
-      st.lastTs.delete(key);
-    }
-  }
-
-  /** Closes a stream's running episode at the size cap; the stream's next event starts its continuation. */
-  private cut(st: TenantState, key: string, closed: Running[], touched: Map<string, Running>): void {
-    const id = st.openIds.get(key);
-    const seg = st.segmenter.flush(key);
-    if (!seg || !id) return;
-    closed.push({ id, seg });
-    touched.delete(key);
-    st.openIds.delete(key);
-    st.lastSeq.delete(key);
-    st.lastTs.delete(key);
-    st.cutFrom.set(key, { seg, id });
-  }
-
-  /**
-   * An outcome closes the work it reports on even when it took a while (a CI run, a customer's reply): within
-   * `followUpGraceMs` of the stream's last event, the segmenter sees it at that event's time, so the pause alone
-   * does not split it off. The stored event keeps its real time, and so does the episode's `endTs`.
-   */
-  private asSegmented(st: TenantState, key: string, e: MemoryEvent): MemoryEvent {
-    const last = st.lastTs.get(key);
-    if (e.type !== 'outcome' || last === undefined) return e;
-    const gap = e.ts - last;
-    const { gapMs, followUpGraceMs } = this.ctx.settings.segment;
-    return gap > gapMs && gap <= followUpGraceMs ? { ...e, ts: last } : e;
-  }
-
-  /** An open episode: a draft description (never the LLM) and the state to resume it from. */
-  private async persistDraft(tenant: string, id: string, seg: Segment, stream: StreamState | undefined): Promise<void> {
-    const events = await loadSegmentEvents(this.ctx.storage, tenant, draftIds(seg.eventIds));
-    const description = await this.ctx.draftSummarizer.summarize(events.map(toDescribeEvent));
-    await this.ctx.storage.putEpisode(episodeRecord({ id, segment: seg, description, events, stream, recordedAt: this.ctx.clock.now(), summaryMethod: 'draft' }));
-  }
-
-  /** A segment that will not grow any more. Already described while closing: only its resume state goes. */
-  private async finalize(tenant: string, id: string, seg: Segment, run: LearnerRun): Promise<void> {
-    const [stored] = await this.ctx.storage.getEpisodes(tenant, [id]);
-    if (stored?.closed && stored.endSeq === seg.endSeq && stored.eventIds.length === seg.eventIds.length) {
-      if (stored.metadata.segmenter !== undefined) {
-        const { segmenter: _resume, ...metadata } = stored.metadata;
-        await this.ctx.storage.putEpisode({ ...stored, metadata: { ...metadata, ...(seg.closedBy ? { closedBy: seg.closedBy } : {}) } });
-      }
-      return;
-    }
-    await this.describeClosed(tenant, id, seg, undefined, run);
-  }
-
-  private async describeClosed(tenant: string, id: string, seg: Segment, stream: StreamState | undefined, run: LearnerRun): Promise<void> {
-    const events = await loadSegmentEvents(this.ctx.storage, tenant, seg.eventIds);
-    const views = events.map(toDescribeEvent);
-    let description: EpisodeDescription;
-    let method = this.ctx.summarizer.name;
-    try {
-      description = await this.ctx.summarizer.summarize(views);
-    } catch (e) {
-      // A failing LLM must not stall segmentation: the heuristic description is always available.
-      this.ctx.onError(e);
-      description = await this.ctx.draftSummarizer.summarize(views);
-      method = this.ctx.draftSummarizer.name;
-    }
-    const episode = episodeRecord({ id, segment: seg, description, events, stream, recordedAt: this.ctx.clock.now(), summaryMethod: method });
-    await this.ctx.storage.putEpisode(episode);
-    await this.afterClose(tenant, episode, events, run);
-    (await this.state(tenant)).recent.put(episode);
-    run.closed.push(episode);
-  }
-
-  /** Automatic links and event-borne reinforcement of a newly described closed episode. */
-  private async afterClose(tenant: string, episode: Episode, events: readonly MemoryEvent[], run: LearnerRun): Promise<void> {
-    const { storage } = this.ctx;
-    const first = events[0];
-    const followUp = first !== undefined && FOLLOW_UP_TYPES.has(first.type);
-    const { recent } = await this.state(tenant);
-    const previous = followUp ? recent.before(episode.startSeq).find((e) => e.streamKey === episode.streamKey) : undefined;
-    const links = [
-      ...(followUp ? [] : await retryLinks(this.ctx, episode, recent)),
-      ...(await learnedFromLinks(this.ctx, episode, recent, previous)),
-      ...(await causedByLinks(this.ctx, episode, events.flatMap(causesOf))),
-    ];
-    if (links.length) await storage.putLinks(links);
-    for (const rid of retrievalIdsOf(events)) {
-      const record = await storage.getRetrieval(tenant, rid);
-      if (!record) continue;
-      const correction = episode.corrections.length ? episode.corrections.join('; ') : undefined;
-      run.reinforced.push(await reinforceFromRetrieval(this.ctx, tenant, episode, record, episode.outcome, { correction, rootCause: episode.rootCause }));
-    }
-  }
-}
-
-/** The events a draft description reads: the start (the situation) and the most recent ones. */
-function draftIds(ids: readonly string[]): string[] {
-  if (ids.length <= 200) return [...ids];
-  return [...ids.slice(0, 50), ...ids.slice(-150)];
 }
