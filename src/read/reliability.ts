@@ -14,7 +14,7 @@
  * Memories of like length on both lists (agent traces, help-centre chunks, a two-person chat) give r ≈ 1 and leave
  * the lexical signal whole. The weight multiplies the BM25 share of fuse.ts; a verbatim code-like token keeps its
  * evidence (a long log quoting the exact error code is still that error). Measured in docs/benchmarks.md
- * ("Fusion weighs each signal by its reliability for the query").
+ * ("Fusion weighs the lexical signal by its reliability for the query: length flooding").
  */
 
 /** How many hits of each list are read. */
