@@ -17,7 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { createUseLiteEmbedder, type Embedder } from '../../src/index.js';
-import { DEFAULT_SEGMENTS, documentTexts, normalisedSum, type SegmentPolicy } from '../../src/write/document-vectors.js';
+import { DEFAULT_SEGMENTS, documentTexts, embedDocuments, type SegmentPolicy } from '../../src/write/document-vectors.js';
 import { parseList, print, requireData, run } from '../cli.js';
 import { renderCorpora } from '../corpora/report.js';
 import { recallAt, runCorporaBench, type CorpusReport } from '../corpora/run.js';
@@ -58,14 +58,7 @@ const round = (x: number, p = 1000) => Math.round(x * p) / p;
 
 async function policyRow(name: string, policy: SegmentPolicy, corpus: Corpus, embedder: Embedder, fresh: Embedder, qv: Map<string, Float32Array>, ks: number[], o: { timingDocs: number; runs: number }): Promise<PolicyRow> {
   const texts = corpus.docs.map((d) => documentTexts(d.content!, policy));
-  const flat = await embedder.embed(texts.flat());
-  const docVecs: Float32Array[] = [];
-  let at = 0;
-  for (const t of texts) {
-    const parts = flat.slice(at, at + t.length);
-    at += t.length;
-    docVecs.push(parts.length === 1 ? parts[0]! : normalisedSum(parts));
-  }
+  const docVecs = await embedDocuments(embedder, corpus.docs.map((d) => d.content!), 'sentences', undefined, policy);
   const sums: Record<string, Record<string, number>> = {};
   const counts: Record<string, number> = {};
   for (const q of corpus.questions) {

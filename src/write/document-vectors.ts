@@ -181,9 +181,9 @@ export function documentTexts(text: string, policy: SegmentPolicy = DEFAULT_SEGM
 }
 
 /** One unit vector per text, in order, computed as `mode` says; the embedder is called once. */
-export async function embedDocuments(embedder: Embedder, texts: readonly string[], mode: DocumentVectors, opts?: EmbedOptions): Promise<Float32Array[]> {
+export async function embedDocuments(embedder: Embedder, texts: readonly string[], mode: DocumentVectors, opts?: EmbedOptions, policy: SegmentPolicy = DEFAULT_SEGMENTS): Promise<Float32Array[]> {
   if (mode === 'whole') return embedder.embed(texts, opts);
-  const perDoc = texts.map((t) => documentTexts(t));
+  const perDoc = texts.map((t) => documentTexts(t, policy));
   const vectors = await embedder.embed(perDoc.flat(), opts);
   const out: Float32Array[] = [];
   let at = 0;
@@ -195,7 +195,7 @@ export async function embedDocuments(embedder: Embedder, texts: readonly string[
   return out;
 }
 
-export function normalisedSum(vectors: readonly Float32Array[]): Float32Array {
+function normalisedSum(vectors: readonly Float32Array[]): Float32Array {
   const sum = new Float32Array(vectors[0]!.length);
   for (const v of vectors) for (let i = 0; i < v.length; i++) sum[i] = sum[i]! + v[i]!;
   let norm = 0;
