@@ -5,8 +5,10 @@
  * 1. How a document's vector is made from a long text (`SegmentPolicy`): evidence recall@k of the document
  *    vectors alone, the texts and characters embedded per memory, and the embedding time per memory (uncached,
  *    on the longest memories, median of runs) for
- *      - `cap` (the default): the opening, plus the most informative sentences of a text over LONG_TEXT_CHARS;
- *      - `cover`: the opening, plus runs of consecutive sentences covering all of it;
+ *      - `cover` (the default): the opening, plus at most 12 runs of consecutive sentences covering all of it,
+ *        each cut to 2,000 characters;
+ *      - `cover-uncut`: the same runs, uncut;
+ *      - `informative`: the opening, plus the 12 most informative sentences of a text over 4,000 characters;
  *      - `sentences`: the opening, plus every sentence on its own (the work grows with the text);
  *      - `opening`: the opening alone.
  * 2. The engine on the same memories with its defaults: BM25, vector, hybrid search and getContext (the corpora
@@ -29,10 +31,11 @@ import { median } from '../stats.js';
 import { longTurnCorpus } from './documents.js';
 
 export const POLICIES: Record<string, SegmentPolicy> = {
-  cap: DEFAULT_SEGMENTS,
-  cover: { longTextChars: Infinity, maxSegments: DEFAULT_SEGMENTS.maxSegments },
-  sentences: { longTextChars: Infinity, maxSegments: Infinity },
-  opening: { longTextChars: Infinity, maxSegments: 0 },
+  cover: DEFAULT_SEGMENTS,
+  'cover-uncut': { ...DEFAULT_SEGMENTS, runChars: Infinity },
+  informative: { ...DEFAULT_SEGMENTS, longTextChars: 4_000 },
+  sentences: { ...DEFAULT_SEGMENTS, maxSegments: Infinity },
+  opening: { ...DEFAULT_SEGMENTS, maxSegments: 0 },
 };
 
 interface PolicyRow {
@@ -51,7 +54,7 @@ interface GroupReport {
   chars: { median: number; max: number };
   questions: { tune: number; eval: number };
   policies: PolicyRow[];
-  engine: CorpusReport;
+  engine?: CorpusReport | undefined;
 }
 
 const round = (x: number, p = 1000) => Math.round(x * p) / p;
@@ -106,6 +109,7 @@ function render(reports: GroupReport[], ks: number[]): string {
       const r = (s: string) => ks.map((k) => (p.recall[s]?.[String(k)] ?? 0).toFixed(3)).join(' / ');
       out.push(`| ${p.policy} | ${r('tune')} | ${r('eval')} | ${p.textsPerMemory.mean} / ${p.textsPerMemory.max} | ${p.charsPerMemory.mean} / ${p.charsPerMemory.max} | ${p.msPerLongMemory} |`);
     }
+    if (!g.engine) continue;
     out.push('\nThe engine with its defaults:');
     out.push(renderCorpora({ ks, corpora: [g.engine], embeddingCache: { hits: 0, misses: 0 } }));
   }
@@ -119,6 +123,7 @@ interface Options {
   cacheDir: string;
   timingDocs: string;
   runs: string;
+  engine: boolean;
   json: boolean;
 }
 
@@ -131,6 +136,7 @@ const program = new Command()
   .option('--cache-dir <dir>', 'where the Engram DBs and embeddings are cached between runs', '.engram-cache/long-turns')
   .option('--timing-docs <n>', 'longest memories embedded uncached per policy for the time column', '20')
   .option('--runs <n>', 'timing runs (the median is reported)', '3')
+  .option('--no-engine', 'compare the document-vector policies only')
   .option('--json', 'print the report as JSON', false);
 
 run(async () => {
@@ -157,8 +163,8 @@ run(async () => {
         log(`group ${group}: policy ${name}`);
         policies.push(await policyRow(name, policy, corpus, embedder, fresh, qv, ks, { timingDocs: Number(o.timingDocs), runs: Number(o.runs) }));
       }
-      log(`group ${group}: the engine`);
-      const engine = (await runCorporaBench({ files: [file], cacheDir, ks, embedder: keepOpen(inner), log })).corpora[0]!;
+      if (o.engine) log(`group ${group}: the engine`);
+      const engine = o.engine ? (await runCorporaBench({ files: [file], cacheDir, ks, embedder: keepOpen(inner), log })).corpora[0]! : undefined;
       const lens = corpus.docs.map((d) => d.content!.length).sort((a, b) => a - b);
       reports.push({
         group,

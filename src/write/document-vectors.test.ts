@@ -5,7 +5,7 @@ import { createHeuristicReranker } from '../adapters/rerankers/heuristic.js';
 import { openSqliteStorage } from '../adapters/storage/sqlite/index.js';
 import { createMemory } from '../memory.js';
 import type { Embedder } from '../ports/embedder.js';
-import { documentTexts, documentVectorModel, embedDocuments, informativeSentences, MAX_SENTENCE_SEGMENTS, SENTENCE_CHARS, sentenceSegments, speakerForm, WHOLE_TEXT_CHARS, wholeText } from './document-vectors.js';
+import { DEFAULT_SEGMENTS, documentTexts, documentVectorModel, embedDocuments, informativeSentences, MAX_SENTENCE_SEGMENTS, RUN_CHARS, SENTENCE_CHARS, sentenceSegments, speakerForm, WHOLE_TEXT_CHARS, wholeText } from './document-vectors.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -182,14 +182,23 @@ describe('embedding work on long texts', () => {
   const topics = ['migration', 'backups', 'certificates', 'latency', 'billing', 'invoices', 'kubernetes', 'payments'];
   const long = `assistant: ${Array.from({ length: 400 }, (_, i) => `Paragraph ${i} talks about ${topics[i % topics.length]} and the ${topics[(i * 3) % topics.length]} plan in some detail.`).join(' ')}`;
 
-  it('embeds at most 1 + MAX_SENTENCE_SEGMENTS texts of bounded length for a memory of any size', () => {
+  it('embeds at most 1 + MAX_SENTENCE_SEGMENTS texts of bounded length for a memory of any size, covering all of it', () => {
     expect(long.length).toBeGreaterThan(20_000);
     const segments = sentenceSegments(long);
     expect(segments.length).toBeLessThanOrEqual(MAX_SENTENCE_SEGMENTS);
-    for (const s of segments) expect(s.length).toBeLessThanOrEqual(SENTENCE_CHARS + 'assistant: '.length);
+    for (const s of segments) expect(s.length).toBeLessThanOrEqual(RUN_CHARS + 'assistant: '.length);
     expect(wholeText(long).length).toBe(WHOLE_TEXT_CHARS);
-    const embedded = wholeText(long).length + segments.reduce((n, s) => n + s.length, 0);
-    expect(embedded).toBeLessThanOrEqual(WHOLE_TEXT_CHARS + MAX_SENTENCE_SEGMENTS * (SENTENCE_CHARS + 11));
+    // Each run starts where the one before it left off: the last run opens in the text's last part.
+    const paragraphs = segments.map((s) => Number(/Paragraph (\d+)/.exec(s)?.[1]));
+    expect(paragraphs[0]).toBe(0);
+    expect(paragraphs.at(-1)).toBeGreaterThan(300);
+    expect(paragraphs).toEqual([...paragraphs].sort((x, y) => x - y));
+  });
+
+  it('with a long-text threshold, takes the most informative sentences of a longer body instead', () => {
+    const segments = sentenceSegments(long, { ...DEFAULT_SEGMENTS, longTextChars: 4_000 });
+    expect(segments.length).toBe(MAX_SENTENCE_SEGMENTS);
+    for (const s of segments) expect(s.length).toBeLessThanOrEqual(SENTENCE_CHARS + 'assistant: '.length);
   });
 
   it('picks the sentences that cover most content words, in text order', () => {
@@ -199,11 +208,11 @@ describe('embedding work on long texts', () => {
 
   it('follows a segment policy: runs covering every sentence, one text per sentence, or the whole text alone', () => {
     const sentences = long.slice('assistant: '.length).split(/(?<=\.) /);
-    const cover = sentenceSegments(long, { longTextChars: Infinity, maxSegments: MAX_SENTENCE_SEGMENTS });
+    const cover = sentenceSegments(long, { ...DEFAULT_SEGMENTS, runChars: Infinity });
     expect(cover.length).toBeLessThanOrEqual(MAX_SENTENCE_SEGMENTS);
     expect(cover.map((r) => r.slice('assistant: '.length)).join(' ')).toBe(sentences.join(' '));
-    expect(sentenceSegments(long, { longTextChars: Infinity, maxSegments: Infinity })).toHaveLength(sentences.length);
-    expect(sentenceSegments(long, { longTextChars: Infinity, maxSegments: 0 })).toEqual([]);
+    expect(sentenceSegments(long, { ...DEFAULT_SEGMENTS, maxSegments: Infinity })).toHaveLength(sentences.length);
+    expect(sentenceSegments(long, { ...DEFAULT_SEGMENTS, maxSegments: 0 })).toEqual([]);
   });
 
   it('documentTexts is the whole text first, then its segments, each in the speaker form', () => {

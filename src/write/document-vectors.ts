@@ -89,14 +89,16 @@ export function speakerForm(text: string): string {
 
 /**
  * Embedding work per memory is bounded whatever its length (a pasted document, a 30,000-character transcript
- * turn): the whole text is embedded from its first WHOLE_TEXT_CHARS characters, and a body longer than
- * LONG_TEXT_CHARS gives MAX_SENTENCE_SEGMENTS of its most informative sentences (greedily, the sentence adding
- * most content words not yet covered; each cut to SENTENCE_CHARS) instead of runs that cover all of it. So a
- * memory costs at most 1 + MAX_SENTENCE_SEGMENTS texts and about 2,000 + 12 × 300 characters; texts under
- * LONG_TEXT_CHARS embed exactly as before.
+ * turn): the whole text is embedded from its first WHOLE_TEXT_CHARS characters, and its body as at most
+ * MAX_SENTENCE_SEGMENTS runs of consecutive sentences that cover all of it, each cut to RUN_CHARS. So a memory
+ * costs at most 1 + MAX_SENTENCE_SEGMENTS texts of at most 2,000 characters each, a label aside (USE-lite reads
+ * the first 128 tokens of a text, well inside that). Covering runs were measured against the most informative
+ * sentences of a long text (`npm run bench:long-turns`, docs/benchmarks.md): they keep a long memory's vector
+ * closer to what each part of it says, at the same number of texts.
  */
 export const WHOLE_TEXT_CHARS = 2_000;
-export const LONG_TEXT_CHARS = 4_000;
+export const RUN_CHARS = 2_000;
+/** The informative-sentences policy (a `SegmentPolicy` option) cuts each sentence to this length. */
 export const SENTENCE_CHARS = 300;
 
 function sentencesOf(body: string): string[] {
@@ -150,9 +152,11 @@ export interface SegmentPolicy {
   longTextChars: number;
   /** At most this many texts besides the whole text; 0 embeds the whole text alone. */
   maxSegments: number;
+  /** Each run of sentences is cut to this many characters. */
+  runChars: number;
 }
 
-export const DEFAULT_SEGMENTS: SegmentPolicy = { longTextChars: LONG_TEXT_CHARS, maxSegments: MAX_SENTENCE_SEGMENTS };
+export const DEFAULT_SEGMENTS: SegmentPolicy = { longTextChars: Infinity, maxSegments: MAX_SENTENCE_SEGMENTS, runChars: RUN_CHARS };
 
 /** The texts embedded for one document besides itself: its sentences, labelled; none for a single sentence. */
 export function sentenceSegments(text: string, policy: SegmentPolicy = DEFAULT_SEGMENTS): string[] {
@@ -165,7 +169,7 @@ export function sentenceSegments(text: string, policy: SegmentPolicy = DEFAULT_S
     runs.push(...informativeSentences(sentences, policy.maxSegments));
   } else {
     const per = Math.max(1, Math.ceil(sentences.length / policy.maxSegments));
-    for (let i = 0; i < sentences.length; i += per) runs.push(sentences.slice(i, i + per).join(' '));
+    for (let i = 0; i < sentences.length; i += per) runs.push(sentences.slice(i, i + per).join(' ').slice(0, policy.runChars));
   }
   return runs.map((s) => (label ? `${label}: ${s}` : s));
 }
