@@ -1,4 +1,4 @@
-/** A score breakdown: one labelled bar per signal the engine reported (null signals are shown as "—"). */
+/** A score breakdown: one labelled bar per signal the engine reported (null signals are shown as "—"), and a weak match flagged. */
 import type { ScoreBreakdown } from '../api/types';
 
 /** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's. */
@@ -7,7 +7,7 @@ const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length
 
 export function ScoreBars({ scores }: { scores: ScoreBreakdown }) {
   const entries = Object.entries(scores)
-    .filter(([k]) => k !== 'final')
+    .filter((e): e is [string, number | null] => e[0] !== 'final' && (typeof e[1] === 'number' || e[1] === null))
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   return (
     <dl className="scores">
@@ -26,6 +26,12 @@ export function ScoreBars({ scores }: { scores: ScoreBreakdown }) {
           </dd>
         </div>
       ))}
+      {scores.weak === true && (
+        <div key="weak">
+          <dt>weak</dt>
+          <dd>weak match: kept only because nothing closer was found</dd>
+        </div>
+      )}
     </dl>
   );
 }
