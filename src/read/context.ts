@@ -142,6 +142,26 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     { asOf: config.as_of, knownAt: config.known_at },
     now,
   );
+  const kept = await floored(deps, p, sem, current, window, windowCosines, queryVector);
+  // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).
+  if (kept.weak) return { window, semantic: kept.semantic, sem, graph: [] };
+  return { window, sem, ...(await grow(deps, p, sem, kept.semantic, asOfFilter(semanticFilter, config.as_of), cutoff)) };
+}
+
+/**
+ * The relevance floor (floor.ts) over the scored candidates, then the reranker. A weak verdict keeps the
+ * `weak_items` best, each marked weak.
+ */
+async function floored(
+  deps: ReadDeps,
+  p: Plan,
+  sem: SemanticCandidates,
+  current: Candidate[],
+  window: readonly Candidate[],
+  windowCosines: ReadonlyMap<string, number>,
+  queryVector: Float32Array | undefined,
+): Promise<{ semantic: Candidate[]; weak: boolean }> {
+  const { config, now } = p;
   const floorInput = { stems: queryStems(p.query), vector: queryVector };
   const floor = config.semantic_retrieval.relevance_floor;
   const judged = judgeFloor(
@@ -161,17 +181,30 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       rescore: rescorer(config.scoring, p.route, now),
     });
   }
-  // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).
-  if (judged.verdict === 'weak') {
-    semantic = semantic.slice(0, floor.weak_items).map((c) => ({ ...c, scores: { ...c.scores, weak: true } }));
-    p.drops?.step('floor', current, DropLog.ids(semantic));
-    return { window, semantic, sem, graph: [] };
-  }
+  const weak = judged.verdict === 'weak';
+  if (weak) semantic = semantic.slice(0, floor.weak_items).map((c) => ({ ...c, scores: { ...c.scores, weak: true } }));
   p.drops?.step('floor', current, DropLog.ids(semantic));
-  if (p.query && semantic.length > 0) semantic = await expand(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, cutoff);
+  return { semantic, weak };
+}
+
+/**
+ * What joins the seeds the floor kept, and the steps that judge them all: session neighbours, hops, the knowledge
+ * graph's supporting memories, then the situation and case steps and the session spread.
+ */
+async function grow(
+  deps: ReadDeps,
+  p: Plan,
+  sem: SemanticCandidates,
+  seeds: Candidate[],
+  filter: FilterNode | undefined,
+  cutoff: number | undefined,
+): Promise<{ semantic: Candidate[]; graph: GraphHit[] }> {
+  const { config, now } = p;
+  let semantic = seeds;
+  if (p.query && semantic.length > 0) semantic = await expand(deps, p, filter, sem, semantic, cutoff);
   const hops = await hopCandidates(
     deps,
-    { tenant: p.tenant, scope: p.scopes.semantic, filter: asOfFilter(semanticFilter, config.as_of), kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
+    { tenant: p.tenant, scope: p.scopes.semantic, filter, kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
     semantic,
   );
   if (hops.candidates.length > 0) {
@@ -184,17 +217,17 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   // when it is the one of its type (graph-support.ts liftingHits): among several, lifting them took the slots of memories
   // search ranked higher. All strong relations still show in the Entities section.
   const lifting = liftingHits(graph);
-  if (lifting.length > 0) semantic = await graphSupport(deps, p, asOfFilter(semanticFilter, config.as_of), sem, semantic, lifting, cutoff);
+  if (lifting.length > 0) semantic = await graphSupport(deps, p, filter, sem, semantic, lifting, cutoff);
   // Last, so that episodes joining through hops and the graph are judged by their situation too.
   semantic = await matchSituations(deps, p, semantic);
-  // One case that stands out: the look-alikes behind it count once; a near tie goes to a recurring cause (cases.ts).
+  // One case that stands out: the look-alikes behind it count once; a recurring cause carries its count (cases.ts).
   semantic = await weighCases(deps, p.tenant, semantic);
   // As hybrid search does, a gathering question in a conversation: a session past its first few events gives way.
   if (p.gathers && sem.conversational !== false) {
     const behind = pastSessionCap([...semantic].sort(byFinal), SESSION_CAP);
     if (behind.size > 0) semantic = semantic.map((c) => (behind.has(c) ? { ...c, behind: true } : c));
   }
-  return { window, semantic, sem, graph };
+  return { semantic, graph };
 }
 
 /** The memories supporting the graph's strongest relations join the candidates; MMR gets their vectors. */

@@ -21,9 +21,9 @@ export const STANDOUT_RATIO = 0.75;
 /** Two causes are one when they share this share of the shorter one's specific words (and at least two). */
 export const SAME_CAUSE_OVERLAP = 0.5;
 
-/** What outcomes taught: closed cases, and the rules and insights learned from them. */
 /** An episode with a known outcome: a closed case. */
 export const isClosedCase = (c: Candidate): boolean => c.doc.kind === 'episode' && c.doc.type !== undefined && c.doc.type !== 'UNKNOWN';
+/** What outcomes taught: closed cases, and the rules and insights learned from them. */
 const isCase = (c: Candidate) => isClosedCase(c) || (c.doc.kind === 'fact' && (c.doc.type === 'heuristic' || c.doc.type === 'insight'));
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
