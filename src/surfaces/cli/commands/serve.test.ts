@@ -40,7 +40,8 @@ async function serve(): Promise<Running> {
   child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': it fires once the child's output has been read to the end, so stdout() holds its last lines.
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const check = () => {
       const m = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"listening"/.exec(out);
