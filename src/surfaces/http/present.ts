@@ -4,6 +4,7 @@
  */
 import type { ApiKeyRecord, Doc, Fact, MemoryEvent } from '../../core/types.js';
 import type { LoggedEvent } from '../../memory.js';
+import type { RetrievedItem } from '../../ports/storage.js';
 import type { SearchHit } from '../../read/types.js';
 import type { PublicApiKey } from './keys.js';
 import { toWire, type Wire } from './wire.js';
@@ -33,4 +34,15 @@ export function presentHit(h: SearchHit) {
 export function presentKey(k: PublicApiKey | ApiKeyRecord): Wire<PublicApiKey> {
   const { hash: _hash, ...rest } = k as ApiKeyRecord;
   return toWire(rest);
+}
+
+/**
+ * A retrieval record's items as the API returns them. The record keeps a weak match (read/explain.ts) as
+ * `weak: 1`, its scores being numbers; the API says `weak: true`, as getContext's items do.
+ */
+export function presentRetrievedItems(items: readonly RetrievedItem[]) {
+  return items.map((i) => {
+    const { weak, ...scores } = i.scores;
+    return { ...i, scores: { ...scores, ...(weak ? { weak: true } : {}) } };
+  });
 }

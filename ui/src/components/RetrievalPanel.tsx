@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { OUTCOMES, type OutcomeReport, type Retrieval } from '../api/learn-types';
 import { OutcomeBadge } from '../views/Episodes';
 import { ConfigDetails, ItemLink } from './ItemLink';
+import { WeakMatchBadge } from './ScoreBars';
 import { ErrorLine, fmtTime } from './Status';
 import { useApi } from './useApi';
 
@@ -127,6 +128,12 @@ export function LookUpRetrieval({ initial }: { initial?: string }) {
                       {' '}
                       · {item.section} · final {item.scores.final.toFixed(3)}
                     </span>
+                  )}
+                  {item && (
+                    <>
+                      {' '}
+                      <WeakMatchBadge scores={item.scores} />
+                    </>
                   )}
                 </li>
               );

@@ -1,9 +1,27 @@
-/** A score breakdown: one labelled bar per signal the engine reported (null signals are shown as "—"), and a weak match flagged. */
+/**
+ * A score breakdown: one labelled bar per signal the engine reported (null signals are shown as "—"), and a weak match
+ * flagged; and the "weak match" badge an item's heading carries.
+ */
 import type { ScoreBreakdown } from '../api/types';
 
 /** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's. */
 const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank'];
 const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
+
+const WEAK_WHY = 'kept only because nothing closer was found';
+
+/**
+ * "weak match" when the query met the relevance floor only weakly (the engine's floor.ts): the item is one of a few
+ * best memories, not a confident match — the tag the rendered prompt gives it too.
+ */
+export function WeakMatchBadge({ scores }: { scores: ScoreBreakdown }) {
+  if (scores.weak !== true) return null;
+  return (
+    <span className="badge weak" title={`weak match: ${WEAK_WHY}`} data-testid="weak-match">
+      weak match
+    </span>
+  );
+}
 
 export function ScoreBars({ scores }: { scores: ScoreBreakdown }) {
   const entries = Object.entries(scores)
@@ -28,8 +46,8 @@ export function ScoreBars({ scores }: { scores: ScoreBreakdown }) {
       ))}
       {scores.weak === true && (
         <div key="weak">
-          <dt>weak</dt>
-          <dd>weak match: kept only because nothing closer was found</dd>
+          <dt>weak match</dt>
+          <dd>{WEAK_WHY}</dd>
         </div>
       )}
     </dl>

@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import type { ContextResult } from '../api/types';
 import { ItemLink } from '../components/ItemLink';
 import { LookUpRetrieval, RecordOutcome } from '../components/RetrievalPanel';
-import { ScoreBars } from '../components/ScoreBars';
+import { ScoreBars, WeakMatchBadge } from '../components/ScoreBars';
 import { ErrorLine } from '../components/Status';
 import { useApi } from '../components/useApi';
 
@@ -172,7 +172,7 @@ function ContextView({ result }: { result: ContextResult }) {
           <li key={it.id} data-testid="pg-item">
             <div className="ihead">
               <span className="badge">{it.section}</span> <span className="badge muted">{it.kind}</span> <code>{it.id}</code>
-              {it.truncated && <span className="badge warn">truncated</span>}
+              {it.truncated && <span className="badge warn">truncated</span>} <WeakMatchBadge scores={it.scores} />
               <span className="score">final {it.scores.final.toFixed(3)}</span>
             </div>
             <p>{it.text || <em className="hint">(no text: redacted)</em>}</p>

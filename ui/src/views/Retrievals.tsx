@@ -7,7 +7,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import type { RetrievalSummary } from '../api/learn-types';
 import { ConfigDetails, ItemLink } from '../components/ItemLink';
 import { RecordOutcome } from '../components/RetrievalPanel';
-import { ScoreBars } from '../components/ScoreBars';
+import { ScoreBars, WeakMatchBadge } from '../components/ScoreBars';
 import { ErrorLine, fmtTime } from '../components/Status';
 import { usePages } from '../components/usePages';
 import { useApi } from '../components/useApi';
@@ -134,6 +134,7 @@ function RetrievalDetail({ r, onRecorded }: { r: RetrievalSummary; onRecorded: (
           <li key={it.id} data-testid="rl-item">
             <div className="ihead">
               {it.section && <span className="badge">{it.section}</span>} {it.kind && <span className="badge muted">{it.kind}</span>} <ItemLink id={it.id} />
+              {it.scores && <WeakMatchBadge scores={it.scores} />}
               {it.scores && <span className="score">final {it.scores.final.toFixed(3)}</span>}
             </div>
             {it.scores && <ScoreBars scores={it.scores} />}

@@ -7,6 +7,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { EngramError } from '../../../core/errors.js';
 import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
+import { presentRetrievedItems } from '../present.js';
 import { ConsolidationReportSchema, OutcomeReportSchema, RetrievalSchema } from '../schemas/learn-records.js';
 import { consolidateBody, outcomeBody } from '../schemas/learn-requests.js';
 import { idParams } from '../schemas/requests.js';
@@ -58,7 +59,7 @@ function register(app: EngramApp, { memory }: RouteContext): void {
       const record = await memory.storage.getRetrieval(tenant, id);
       if (!record) throw new EngramError('NOT_FOUND', `no retrieval ${id}`);
       const { config, items, ...rest } = record;
-      return c.json({ ...toWire(rest), ...(items ? { items: items as never } : {}), ...(config !== undefined && config !== null ? { config: config as never } : {}) }, 200);
+      return c.json({ ...toWire(rest), ...(items ? { items: presentRetrievedItems(items) as never } : {}), ...(config !== undefined && config !== null ? { config: config as never } : {}) }, 200);
     },
   );
 

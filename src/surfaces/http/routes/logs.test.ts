@@ -105,6 +105,23 @@ describe('GET /v1/retrievals and GET /v1/audit', () => {
     expect(audit.audit[0]!.action).toBe('forget');
   });
 
+  it('says a weak match as getContext does (weak: true), in the list and the single record', async () => {
+    const k = await t.keyFor('initech');
+    for (const text of ['Annual plans are refunded in full within 30 days.', 'Support hours are 9:00 to 17:00 CET on weekdays.', 'Node 22 requires OpenSSL 3 and drops some legacy crypto flags.']) {
+      await t.call('POST', '/v1/facts', { key: k, body: { text } });
+    }
+    await t.tm.memory.flush();
+    const ctx = (await t.call('POST', '/v1/context', { key: k, body: { query: 'quantum chromodynamics lattice gauge', episodic_window: { mode: 'none' } } })).body as { retrieval_id: string; items: { scores: { weak?: boolean } }[] };
+    expect(ctx.items.length).toBeGreaterThan(0);
+    expect(ctx.items.every((i) => i.scores.weak === true)).toBe(true);
+    const one = (await t.call('GET', `/v1/retrievals/${ctx.retrieval_id}`, { key: k })).body as { items: { scores: Record<string, unknown> }[] };
+    const listed = ((await t.call('GET', '/v1/retrievals?limit=1', { key: k })).body as RetrievalPage).retrievals[0]!;
+    for (const items of [one.items, listed.items!]) {
+      expect(items).toHaveLength(ctx.items.length);
+      for (const i of items) expect((i.scores as { weak?: unknown }).weak).toBe(true);
+    }
+  });
+
   it('reports dropped candidates with their reason when explain is true, in snake_case', async () => {
     await t.call('POST', '/v1/events/batch', {
       key: a,

@@ -11,6 +11,7 @@ import { OUTCOMES, type JsonObject, type MemoryEvent, type Outcome } from '../..
 import type { AuditCursor, AuditRecord, RetrievalRecord, Storage } from '../../../ports/storage.js';
 import { assertOwnTenant, tenantOf } from '../auth.js';
 import type { EngramApp, RouteContext, RouteModule } from '../env.js';
+import { presentRetrievedItems } from '../present.js';
 import { AuditListSchema, auditListQuery, RetrievalListSchema, retrievalListQuery } from '../schemas/log-records.js';
 import { commonErrors, json } from '../schemas/responses.js';
 import { timeParam } from './time.js';
@@ -50,7 +51,7 @@ function presentRetrieval(r: RetrievalRecord, outcomes: readonly MemoryEvent[]) 
     query: r.query,
     created_at: iso(r.createdAt),
     item_ids: r.itemIds,
-    ...(r.items ? { items: r.items as never } : {}),
+    ...(r.items ? { items: presentRetrievedItems(r.items) as never } : {}),
     ...(r.config !== undefined && r.config !== null ? { config: r.config as never } : {}),
     outcomes: outcomes.map((e) => {
       const o = e.metadata.outcome;
