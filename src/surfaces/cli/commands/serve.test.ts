@@ -31,10 +31,10 @@ interface Running {
   exit: Promise<number | null>;
 }
 
-async function serve(): Promise<Running> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
+async function serve(on = db, level = 'info'): Promise<Running> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: level };
   delete env.PORT;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', db, 'serve', '--port', '0'], { cwd: root, env });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', on, 'serve', '--port', '0'], { cwd: root, env });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -97,6 +97,21 @@ describe('engram serve', () => {
 
     second.child.kill('SIGINT');
     expect(await second.exit).toBe(0);
+  }, 120_000);
+
+  it('shut down while the embedding model still loads: exits 0 and logs no failure, only that the load was left off', async () => {
+    const s = await serve(join(dir, 'warm-up.db'), 'debug');
+    // At once: the model takes seconds to load, the server listens well before.
+    s.child.kill('SIGTERM');
+    expect(await s.exit, s.stdout()).toBe(0);
+    const lines = s
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(lines.map((l) => l.msg)).toContain('shut down');
+    expect(lines.map((l) => l.msg)).toContain('embedding model load left off: shutting down');
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
   }, 120_000);
 
   it('takes the port from --port, else PORT, else the default', () => {

@@ -1,7 +1,8 @@
 /**
  * `engram serve`: the HTTP API on the --db database. On the first start of a database it creates an admin
- * key and prints it once on stdout (only its hash is stored). SIGTERM/SIGINT drain in-flight requests, close
- * memory and exit 0. Logs are JSON lines (pino) on stdout; LOG_LEVEL sets the level. Configuration: flags >
+ * key and prints it once on stdout (only its hash is stored). SIGTERM/SIGINT (handled from the "listening" line
+ * on) drain in-flight requests, close memory and exit 0; a shutdown while the model still loads logs no failure
+ * (warm-up.ts). Logs are JSON lines (pino) on stdout; LOG_LEVEL sets the level. Configuration: flags >
  * ENGRAM_* environment > engram.config.json > defaults (config-file.ts); `serve --help` lists it all.
  */
 import type { Command } from 'commander';
@@ -9,6 +10,7 @@ import type { Logger } from 'pino';
 import { EngramError } from '../../../core/errors.js';
 import { openMemory } from '../../../open.js';
 import { configHelp, resolveServeConfig, type ServerFlags } from './config.js';
+import { warmUpEmbedder } from './warm-up.js';
 
 export const DEFAULT_PORT = 8080;
 
@@ -47,18 +49,26 @@ export function registerServe(program: Command): void {
         { onBackgroundError: (e) => logger.warn({ code: e instanceof EngramError ? e.code : 'INTERNAL' }, 'background task failed') },
       );
       // The model loads on first use; a server loads it now, so the first query does not wait for it.
-      memory.embedder.embed(['warm-up'], { priority: 'background' }).catch((e: unknown) => logger.warn({ err: e }, 'embedding model failed to load'));
+      const warmUp = warmUpEmbedder(memory.embedder, logger);
       try {
         const adminKey = await bootstrapAdminKey(memory.storage);
-        const server = await startHttpServer({
+        const started: Promise<{ shutdown(): Promise<void> }> = startHttpServer({
           memory,
           logger,
-          // The key comes before the "listening" line, so whoever waits for that line has already seen it.
-          ...(adminKey ? { onListening: (at: string) => printAdminKey(adminKey, at) } : {}),
+          // Both come before the "listening" line: whoever waits for that line has seen the key, and a signal
+          // sent as soon as it is printed drains the server instead of killing it.
+          onListening: (at: string) => {
+            stopOnSignals(() => {
+              warmUp.stop();
+              return started.then((server) => server.shutdown());
+            }, logger);
+            if (adminKey) printAdminKey(adminKey, at);
+          },
           options: serverOptions,
         });
-        stopOnSignals(server.shutdown, logger);
+        await started;
       } catch (e) {
+        warmUp.stop();
         await memory.close().catch(() => undefined);
         throw e;
       }
