@@ -15,10 +15,7 @@ const { skip, missing } = browserGate();
 /** A small support-desk store; USE-lite puts the off-topic query below at 0.3–0.42 from some of it (floor.ts). */
 const STORE = [
   'Annual plans are refunded in full within 30 days.',
-  'Monthly plans can be cancelled at any time; no refunds for partial months.',
   'Support hours are 9:00 to 17:00 CET on weekdays.',
-  'Password resets are sent to the account email and expire after one hour.',
-  'Enterprise customers get a dedicated account manager.',
   'Node 22 requires OpenSSL 3 and drops some legacy crypto flags.',
   'The CI pipeline runs the integration tests on every pull request.',
 ];
