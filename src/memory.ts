@@ -2,13 +2,13 @@
  * `createMemory(deps)`: a thin facade over the three paths. Instances are passed in; nothing starts in a
  * constructor. The write path acknowledges once storage is durable; embedding happens behind it.
  */
-import { parseContextConfig, parseEngramConfig } from './core/config.js';
+import { parseContextConfig, parseEngramConfig, type EngramConfig } from './core/config.js';
 import { EngramError } from './core/errors.js';
 import { parseFilter } from './core/filter.js';
 import { assertId, idKind } from './core/ids.js';
 import { createTokenCounter } from './core/tokens.js';
 import type { DocKind, EventType, Json } from './core/types.js';
-import { systemClock } from './ports/clock.js';
+import { systemClock, type Clock } from './ports/clock.js';
 import { buildContext } from './read/context.js';
 import { search as hybridSearch } from './read/search.js';
 import type { ContextResult, ReadDeps, SearchHit } from './read/types.js';
@@ -29,9 +29,10 @@ import { exportBackup, importBackup, isBackupFile } from './io/backup.js';
 import type { BackupLine } from './io/backup-format.js';
 import { createMemoriesApi } from './memories.js';
 import { fetchEventsQuery, searchRequest } from './memory-queries.js';
-import type { LoggedEvent, Memory, MemoryDeps } from './memory-api.js';
+import type { ForgetInput, LoggedEvent, Memory, MemoryDeps } from './memory-api.js';
+import type { ForgetReport } from './ports/storage.js';
 // --- learn wiring (issue B) ---
-import { createLearnEngine } from './learn/engine/index.js';
+import { createLearnEngine, type LearnEngine } from './learn/engine/index.js';
 // --- knowledge graph (issue I) ---
 import { createGraphApi } from './graph/api.js';
 import { relateFact } from './learn/graph/facts.js';
@@ -62,20 +63,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     ...(deps.onBackgroundError ? { onError: deps.onBackgroundError } : {}),
   });
   if (config.indexing.background) indexer.start();
-  const queryVectors = new Lru<string, Float32Array>(512);
-  const embedQuery = async (text: string): Promise<Float32Array | undefined> => {
-    const hit = queryVectors.get(text);
-    if (hit) return hit;
-    try {
-      const [v] = await embedder.embed([text], { priority: 'query' });
-      if (v) queryVectors.set(text, v);
-      return v;
-    } catch (e) {
-      // Retrieval degrades to lexical-only rather than failing the read.
-      deps.onBackgroundError?.(e);
-      return undefined;
-    }
-  };
+  const embedQuery = queryEmbedder(embedder, (e) => deps.onBackgroundError?.(e));
   // --- learn wiring (issue B) ---
   const learnEngine = createLearnEngine(
     { storage, clock, settings: config.learn, embedder, llm: deps.llm, factPolicy: config.facts, onError: (e) => deps.onBackgroundError?.(e) },
@@ -87,45 +75,8 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     },
   );
   if (config.learn.engine.background) learnEngine.learner.start();
-
-  // Consolidation on a schedule (learn.engine.consolidateEveryMinutes): each tenant written to since the last
-  // run, and the default tenant. One run at a time; failures go to onBackgroundError.
-  const touched = new Set<string>([config.defaultTenant]);
-  let consolidateTimer: NodeJS.Timeout | undefined;
-  let consolidating: Promise<void> | undefined;
-  if (config.learn.engine.consolidateEveryMinutes > 0) {
-    consolidateTimer = setInterval(() => {
-      if (consolidating) return;
-      const tenants = [...touched];
-      touched.clear();
-      touched.add(config.defaultTenant);
-      consolidating = (async () => {
-        for (const tenant of tenants) await learnEngine.learn.consolidate({ tenant }).catch((e: unknown) => deps.onBackgroundError?.(e));
-      })().finally(() => {
-        consolidating = undefined;
-      });
-    }, config.learn.engine.consolidateEveryMinutes * 60_000);
-    consolidateTimer.unref();
-  }
-
-  const rateImportance = config.importance.method === 'llm' && deps.llm ? llmImportanceRater(deps.llm) : undefined;
-  /** The LLM's rating for events whose caller gave no importance; the content rating stays when it fails. */
-  async function rate(events: { importance: number; content: string }[], inputs: readonly unknown[]): Promise<void> {
-    if (!rateImportance) return;
-    const open = events.flatMap((e, i) => ((inputs[i] as { importance?: unknown } | null)?.importance === undefined ? [e] : []));
-    for (let i = 0; i < open.length; i += 50) {
-      const batch = open.slice(i, i + 50);
-      try {
-        const ratings = await rateImportance(batch.map((e) => e.content));
-        batch.forEach((e, j) => {
-          if (ratings[j] !== undefined) e.importance = ratings[j]!;
-        });
-      } catch (e) {
-        deps.onBackgroundError?.(e);
-        return;
-      }
-    }
-  }
+  const consolidation = scheduleConsolidation(config, learnEngine.learn, (e) => deps.onBackgroundError?.(e));
+  const rate = importanceRater(config.importance.method === 'llm' && deps.llm ? llmImportanceRater(deps.llm) : undefined, (e) => deps.onBackgroundError?.(e));
 
   const readDeps: ReadDeps = {
     storage,
@@ -141,20 +92,14 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
   };
   const tenantOf = (t?: string) => t ?? config.defaultTenant;
 
-  let sweepTimer: NodeJS.Timeout | undefined;
-  if (config.retention.sweepIntervalMinutes > 0) {
-    sweepTimer = setInterval(() => {
-      storage.sweepExpired(clock.now()).catch((e: unknown) => deps.onBackgroundError?.(e));
-    }, config.retention.sweepIntervalMinutes * 60_000);
-    sweepTimer.unref();
-  }
+  const sweepTimer = scheduleSweep(config.retention.sweepIntervalMinutes, storage, clock, (e) => deps.onBackgroundError?.(e));
 
   async function append(inputs: readonly unknown[], path: string): Promise<LoggedEvent[]> {
     const events = prepareEvents(writeCtx, inputs, path);
     if (events.length === 0) return [];
     await rate(events, inputs);
     const results = await queue.append(events);
-    for (const e of events) touched.add(e.tenant);
+    for (const e of events) consolidation.touched.add(e.tenant);
     indexer.notify();
     for (const tenant of new Set(events.map((e) => e.tenant))) learnEngine.learner.notify(tenant);
     const dupIds = results.filter((r) => r.duplicateOf).map((r) => r.duplicateOf!);
@@ -176,18 +121,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     notifyIndexer: () => indexer.notify(),
     defaultTenant: config.defaultTenant,
     scrub: (t) => writeCtx.scrubber.scrub(t).text,
-    remember: async (text, meta) => {
-      const { tenant, source, tags, metadata, ...scope } = meta;
-      const r = await memory.remember({ text, tenant, ...scope, ...(source ? { source } : {}), tags: tags ?? [], metadata: metadata ?? {} });
-      return { id: r.fact.id };
-    },
-    search: async (query, o) =>
-      (await memory.search({ query, tenant: o.tenant, userId: o.userId, agentId: o.agentId, sessionId: o.sessionId, k: o.k, ...(o.kinds ? { kinds: o.kinds } : {}) })).map((h) => ({
-        id: h.doc.refId,
-        kind: h.doc.kind,
-        text: h.doc.text,
-        score: h.score,
-      })),
+    ...feedbackCalls(() => memory),
   };
 
   const memoriesApi = createMemoriesApi({
@@ -198,6 +132,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     forget: (input) => memory.forget(input),
   });
 
+  const parts: Parts = { storage, queue, indexer, learner: learnEngine.learner, clock, tenantOf };
   const memory: Memory = {
     examples: createExamplesApi(feedbackDeps),
     working: createWorkingMemoryApi(feedbackDeps, config.working),
@@ -254,30 +189,11 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
       await learnEngine.learner.redescribe(tenantOf(tenant), eventId);
     },
     async forget(input) {
-      const ids = input.ids ?? [];
-      ids.forEach((id, i) => {
-        if (!idKind(id)) throw new EngramError('VALIDATION', `ids.${i} is not an Engram id`, { issues: [{ path: `ids.${i}`, message: 'unknown id' }] });
-      });
-      if (ids.length === 0 && input.scope === undefined) {
-        throw new EngramError('VALIDATION', 'forget needs ids or a scope', { issues: [{ path: '', message: 'give ids or scope' }] });
-      }
-      await queue.drain();
-      const tenant = tenantOf(input.tenant);
-      learnEngine.learner.reset(tenant);
-      const sessions = await sessionsToForget(storage, tenant, input.scope);
-      const report = await storage.forget({ tenant, ...(ids.length ? { ids } : {}), ...(input.scope ? { scope: input.scope } : {}) }, clock.now());
-      const workingMemories = await forgetWorkingMemories(storage, tenant, sessions);
-      return workingMemories > 0 ? { ...report, workingMemories } : report;
+      return forgetRecords(parts, input);
     },
     async importJsonl(path, opts = {}) {
       if (!(await isBackupFile(path))) return importJsonl(memory, writeCtx, path, opts);
-      await queue.drain();
-      const r = await importBackup(storage, path, { tenant: opts.tenant, onProgress: opts.onProgress });
-      // The restored timeline, episodes and learner checkpoint are read afresh; new docs wait for vectors.
-      learnEngine.learner.reset(r.tenant);
-      indexer.notify();
-      const duplicates = Object.values(r.records).reduce((n, k) => n + k.existing + k.kept, 0);
-      return { lines: r.lines, events: r.records.event.written, facts: r.records.fact.written, duplicates, records: r.records };
+      return restoreBackup(parts, path, opts);
     },
     exportRecords(tenant) {
       return exportBackup(storage, tenantOf(tenant), clock.now());
@@ -314,8 +230,7 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     graph: createGraphApi(storage, clock, config.defaultTenant),
     async close() {
       if (sweepTimer) clearInterval(sweepTimer);
-      if (consolidateTimer) clearInterval(consolidateTimer);
-      await consolidating;
+      await consolidation.stop();
       await queue.drain();
       await learnEngine.learner.stop();
       await indexer.stop();
@@ -324,6 +239,154 @@ export async function createMemory(deps: MemoryDeps): Promise<Memory> {
     },
   };
   return memory;
+}
+
+/** What the memory's larger operations below work on. */
+interface Parts {
+  storage: MemoryDeps['storage'];
+  queue: AppendQueue;
+  indexer: Indexer;
+  learner: LearnEngine['learner'];
+  clock: Clock;
+  tenantOf: (t?: string) => string;
+}
+
+/** `forget`: ids or a scope, once queued writes have landed; the tenant's learner starts afresh. */
+async function forgetRecords({ storage, queue, learner, clock, tenantOf }: Parts, input: ForgetInput): Promise<ForgetReport & { workingMemories?: number }> {
+  const ids = input.ids ?? [];
+  ids.forEach((id, i) => {
+    if (!idKind(id)) throw new EngramError('VALIDATION', `ids.${i} is not an Engram id`, { issues: [{ path: `ids.${i}`, message: 'unknown id' }] });
+  });
+  if (ids.length === 0 && input.scope === undefined) {
+    throw new EngramError('VALIDATION', 'forget needs ids or a scope', { issues: [{ path: '', message: 'give ids or scope' }] });
+  }
+  await queue.drain();
+  const tenant = tenantOf(input.tenant);
+  learner.reset(tenant);
+  const sessions = await sessionsToForget(storage, tenant, input.scope);
+  const report = await storage.forget({ tenant, ...(ids.length ? { ids } : {}), ...(input.scope ? { scope: input.scope } : {}) }, clock.now());
+  const workingMemories = await forgetWorkingMemories(storage, tenant, sessions);
+  return workingMemories > 0 ? { ...report, workingMemories } : report;
+}
+
+/** `importJsonl` of a backup file: restored once queued writes have landed. */
+async function restoreBackup({ storage, queue, indexer, learner }: Parts, path: string, opts: { tenant?: string; onProgress?: (p: ImportProgress) => void }): Promise<ImportReport> {
+  await queue.drain();
+  const r = await importBackup(storage, path, { tenant: opts.tenant, onProgress: opts.onProgress });
+  // The restored timeline, episodes and learner checkpoint are read afresh; new docs wait for vectors.
+  learner.reset(r.tenant);
+  indexer.notify();
+  const duplicates = Object.values(r.records).reduce((n, k) => n + k.existing + k.kept, 0);
+  return { lines: r.lines, events: r.records.event.written, facts: r.records.fact.written, duplicates, records: r.records };
+}
+
+/** The query's vector, cached (512 queries); without one, retrieval degrades to lexical-only rather than failing. */
+function queryEmbedder(embedder: MemoryDeps['embedder'], onError: (e: unknown) => void): (text: string) => Promise<Float32Array | undefined> {
+  const queryVectors = new Lru<string, Float32Array>(512);
+  return async (text: string): Promise<Float32Array | undefined> => {
+    const hit = queryVectors.get(text);
+    if (hit) return hit;
+    try {
+      const [v] = await embedder.embed([text], { priority: 'query' });
+      if (v) queryVectors.set(text, v);
+      return v;
+    } catch (e) {
+      // Retrieval degrades to lexical-only rather than failing the read.
+      onError(e);
+      return undefined;
+    }
+  };
+}
+
+interface ConsolidationSchedule {
+  /** Tenants written to since the last run (and the default tenant): the writer adds to it. */
+  touched: Set<string>;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Consolidation on a schedule (learn.engine.consolidateEveryMinutes): each tenant written to since the last
+ * run, and the default tenant. One run at a time; failures go to onBackgroundError.
+ */
+function scheduleConsolidation(config: EngramConfig, learn: Pick<Memory['learn'], 'consolidate'>, onError: (e: unknown) => void): ConsolidationSchedule {
+  const touched = new Set<string>([config.defaultTenant]);
+  let consolidateTimer: NodeJS.Timeout | undefined;
+  let consolidating: Promise<void> | undefined;
+  if (config.learn.engine.consolidateEveryMinutes > 0) {
+    consolidateTimer = setInterval(() => {
+      if (consolidating) return;
+      const tenants = [...touched];
+      touched.clear();
+      touched.add(config.defaultTenant);
+      consolidating = (async () => {
+        for (const tenant of tenants) await learn.consolidate({ tenant }).catch((e: unknown) => onError(e));
+      })().finally(() => {
+        consolidating = undefined;
+      });
+    }, config.learn.engine.consolidateEveryMinutes * 60_000);
+    consolidateTimer.unref();
+  }
+  return {
+    touched,
+    async stop() {
+      if (consolidateTimer) clearInterval(consolidateTimer);
+      await consolidating;
+    },
+  };
+}
+
+/** The LLM's rating for events whose caller gave no importance; the content rating stays when it fails. */
+function importanceRater(
+  rateImportance: ReturnType<typeof llmImportanceRater> | undefined,
+  onError: (e: unknown) => void,
+): (events: { importance: number; content: string }[], inputs: readonly unknown[]) => Promise<void> {
+  return async function rate(events, inputs) {
+    if (!rateImportance) return;
+    const open = events.flatMap((e, i) => ((inputs[i] as { importance?: unknown } | null)?.importance === undefined ? [e] : []));
+    for (let i = 0; i < open.length; i += 50) {
+      const batch = open.slice(i, i + 50);
+      try {
+        const ratings = await rateImportance(batch.map((e) => e.content));
+        batch.forEach((e, j) => {
+          if (ratings[j] !== undefined) e.importance = ratings[j]!;
+        });
+      } catch (e) {
+        onError(e);
+        return;
+      }
+    }
+  };
+}
+
+/** Sweeps expired records every `minutes` (0: never); the timer does not keep the process alive. */
+function scheduleSweep(minutes: number, storage: MemoryDeps['storage'], clock: Clock, onError: (e: unknown) => void): NodeJS.Timeout | undefined {
+  let sweepTimer: NodeJS.Timeout | undefined;
+  if (minutes > 0) {
+    sweepTimer = setInterval(() => {
+      storage.sweepExpired(clock.now()).catch((e: unknown) => onError(e));
+    }, minutes * 60_000);
+    sweepTimer.unref();
+  }
+  return sweepTimer;
+}
+
+/** What the examples and working-memory APIs call back on the memory: remember a fact, search. */
+function feedbackCalls(memory: () => Memory): Pick<LearnDeps, 'remember' | 'search'> {
+  return {
+    remember: async (text, meta) => {
+      const { tenant, source, tags, metadata, ...scope } = meta;
+      const r = await memory().remember({ text, tenant, ...scope, ...(source ? { source } : {}), tags: tags ?? [], metadata: metadata ?? {} });
+      return { id: r.fact.id };
+    },
+    search: async (query, o) =>
+      (await memory().search({ query, tenant: o.tenant, userId: o.userId, agentId: o.agentId, sessionId: o.sessionId, k: o.k, ...(o.kinds ? { kinds: o.kinds } : {}) })).map((h) => ({
+        id: h.doc.refId,
+        kind: h.doc.kind,
+        text: h.doc.text,
+        score: h.score,
+      })),
+  };
 }
 
 function forgivingJudge(judge: ConflictJudge, onError: (e: unknown) => void): ConflictJudge {
