@@ -185,16 +185,7 @@ export function loadIndexParts(
     return { ok: false, fault: 'version', detail: `lexicon layout ${file.header.info.lexLayout ?? 1}, reader ${LEX_LAYOUT}` };
   }
   try {
-    const lexicon = into.lexicon
-      ? Bm25Index.fromState({
-          terms: sectionStrings(s, 'lex.terms'),
-          ids: sectionAs(s, 'lex.ids', Float64Array),
-          lengths: sectionAs(s, 'lex.lengths', Float64Array),
-          start: sectionAs(s, 'lex.start', Int32Array),
-          slots: sectionAs(s, 'lex.slots', Int32Array),
-          tfs: sectionAs(s, 'lex.tfs', Uint16Array),
-        })
-      : undefined;
+    const lexicon = into.lexicon ? lexiconOf(s) : undefined;
     into.attrs.importState({
       ids: sectionAs(s, 'attr.ids', Float64Array),
       codes: sectionAs(s, 'attr.codes', Int32Array),
@@ -203,55 +194,88 @@ export function loadIndexParts(
     });
     let checked: Promise<CheckResult> | undefined;
     if (into.vectors) {
-      if (!s.has('vec.ids')) return { ok: false, fault: 'mismatch', detail: 'the file holds no vectors' };
-      const side = JSON.parse((s.get('vec.files') ?? Buffer.from('{}')).toString('utf8')) as SideFiles;
-      const dir = dirname(path);
-      const at = (f: SideFile) => join(dir, f.name);
-      for (const f of Object.values(side)) {
-        if (!existsSync(at(f))) return { ok: false, fault: 'missing', detail: `side file ${f.name}` };
-        const size = statSync(at(f)).size;
-        if (size !== f.bytes) return { ok: false, fault: size < f.bytes ? 'truncated' : 'corrupt', detail: `side file ${f.name}: ${size} of ${f.bytes} bytes` };
-      }
-      const info = file.header.info;
-      const state: VectorIndexState = {
-        ids: sectionAs(s, 'vec.ids', Float64Array),
-        ...(s.has('vec.rows') ? { rows: sectionAs(s, 'vec.rows', Float32Array) } : {}),
-        ...(s.has('vec.i8') && side.rows
-          ? {
-              compact: {
-                rows: sectionAs(s, 'vec.i8', Int8Array),
-                scales: sectionAs(s, 'vec.scales', Float32Array),
-                tails: sectionAs(s, 'vec.tails', Float64Array),
-                rowsCrc: side.rows.crc,
-              },
-            }
-          : {}),
-        ...(side.graph
-          ? {
-              graph: {
-                live: info.graphLive ?? 0,
-                baseRemoved: info.graphBaseRemoved ?? 0,
-                deltaRemoved: info.graphDeltaRemoved ?? 0,
-                pending: sectionAs(s, 'vec.pending', Float64Array),
-                ...(s.has('vec.removed') ? { layered: { base: at(side.graph), removed: sectionAs(s, 'vec.removed', Float64Array) } } : {}),
-              },
-            }
-          : {}),
-      };
-      const sideList = Object.values(side);
-      const check = sideList.length > 0 ? checkSideFiles(sideList.map((f) => ({ ...f, path: at(f) }))) : undefined;
-      const verified = check?.then((r) => r.ok);
-      const files = { rows: side.rows ? at(side.rows) : '', graph: side.graph ? at(side.graph) : '', delta: side.delta ? at(side.delta) : undefined };
-      if (!restoreVectorState(into.vectors, state, files, verified)) {
-        return { ok: false, fault: 'mismatch', detail: 'this vector index cannot be restored' };
-      }
-      // Settles after the index has taken the verdict (its handler was registered first).
-      checked = verified?.then(() => check!);
+      const vectors = loadVectors(path, s, file.header.info, into.vectors);
+      if (!vectors.ok) return vectors;
+      checked = vectors.checked;
     }
     return { ok: true, covers: file.header.covers, ...(lexicon ? { lexicon } : {}), ...(checked ? { checked } : {}) };
   } catch (e) {
     return { ok: false, fault: 'corrupt', detail: (e as Error).message };
   }
+}
+
+type Sections = Map<string, Buffer>;
+type FileInfo = IndexFileHeader['info'];
+
+function lexiconOf(s: Sections): Bm25Index {
+  return Bm25Index.fromState({
+    terms: sectionStrings(s, 'lex.terms'),
+    ids: sectionAs(s, 'lex.ids', Float64Array),
+    lengths: sectionAs(s, 'lex.lengths', Float64Array),
+    start: sectionAs(s, 'lex.start', Int32Array),
+    slots: sectionAs(s, 'lex.slots', Int32Array),
+    tfs: sectionAs(s, 'lex.tfs', Uint16Array),
+  });
+}
+
+/**
+ * Restores `vectors` from the file's sections and its side files (sizes checked now, CRCs in the background:
+ * `checked`). Throws on a malformed section, as the reads above it do.
+ */
+function loadVectors(
+  path: string,
+  s: Sections,
+  info: FileInfo,
+  vectors: VectorIndex,
+): { ok: true; checked: Promise<CheckResult> | undefined } | { ok: false; fault: IndexFileFault; detail: string } {
+  if (!s.has('vec.ids')) return { ok: false, fault: 'mismatch', detail: 'the file holds no vectors' };
+  const side = JSON.parse((s.get('vec.files') ?? Buffer.from('{}')).toString('utf8')) as SideFiles;
+  const dir = dirname(path);
+  const at = (f: SideFile) => join(dir, f.name);
+  for (const f of Object.values(side)) {
+    if (!existsSync(at(f))) return { ok: false, fault: 'missing', detail: `side file ${f.name}` };
+    const size = statSync(at(f)).size;
+    if (size !== f.bytes) return { ok: false, fault: size < f.bytes ? 'truncated' : 'corrupt', detail: `side file ${f.name}: ${size} of ${f.bytes} bytes` };
+  }
+  const state = vectorState(s, info, side, at);
+  const sideList = Object.values(side);
+  const check = sideList.length > 0 ? checkSideFiles(sideList.map((f) => ({ ...f, path: at(f) }))) : undefined;
+  const verified = check?.then((r) => r.ok);
+  const files = { rows: side.rows ? at(side.rows) : '', graph: side.graph ? at(side.graph) : '', delta: side.delta ? at(side.delta) : undefined };
+  if (!restoreVectorState(vectors, state, files, verified)) {
+    return { ok: false, fault: 'mismatch', detail: 'this vector index cannot be restored' };
+  }
+  // Settles after the index has taken the verdict (its handler was registered first).
+  return { ok: true, checked: verified?.then(() => check!) };
+}
+
+/** The vector index's state as the file's sections and side files hold it. */
+function vectorState(s: Sections, info: FileInfo, side: SideFiles, at: (f: SideFile) => string): VectorIndexState {
+  return {
+    ids: sectionAs(s, 'vec.ids', Float64Array),
+    ...(s.has('vec.rows') ? { rows: sectionAs(s, 'vec.rows', Float32Array) } : {}),
+    ...(s.has('vec.i8') && side.rows
+      ? {
+          compact: {
+            rows: sectionAs(s, 'vec.i8', Int8Array),
+            scales: sectionAs(s, 'vec.scales', Float32Array),
+            tails: sectionAs(s, 'vec.tails', Float64Array),
+            rowsCrc: side.rows.crc,
+          },
+        }
+      : {}),
+    ...(side.graph
+      ? {
+          graph: {
+            live: info.graphLive ?? 0,
+            baseRemoved: info.graphBaseRemoved ?? 0,
+            deltaRemoved: info.graphDeltaRemoved ?? 0,
+            pending: sectionAs(s, 'vec.pending', Float64Array),
+            ...(s.has('vec.removed') ? { layered: { base: at(side.graph), removed: sectionAs(s, 'vec.removed', Float64Array) } } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 /** Checks side files by their CRC-32, one after another, in the background. */
