@@ -205,14 +205,48 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
   const scope = graphScope(req.scope);
   const named = await storage.findEntities({ tenant: req.tenant, scope, names: spans, limit: 20 });
   if (named.length === 0) return [];
-  const cues = cuesOf(req.query);
-  const past = PAST.test(req.query);
-  const namedIds = new Set(named.map((e) => e.id));
+  const hops: Hops = {
+    storage,
+    req,
+    scope,
+    cues: cuesOf(req.query),
+    past: PAST.test(req.query),
+    namedIds: new Set(named.map((e) => e.id)),
+    history: { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) },
+  };
+  const scored = await scoreFirstHop(hops, named, self);
+  await scoreSecondHop(hops, scored);
+  const ranked = [...scored.values()].sort((a, b) => b.score - a.score || b.r.recordedAt - a.r.recordedAt).slice(0, req.limit ?? 20);
+  return withEntities(storage, req.tenant, ranked);
+}
+
+/** A relation as graphRetrieve scores it. */
+interface Scored {
+  r: Relation;
+  hop: 1 | 2;
+  score: number;
+  strong: boolean;
+  precise?: boolean | undefined;
+  directed?: boolean | undefined;
+}
+
+/** What both hops are scored against: the query (its cues and tense), the entities it names, the scope and history. */
+interface Hops {
+  storage: GraphStore;
+  req: GraphRequest;
+  scope: ScopeFilter | undefined;
+  cues: Cue[];
+  past: boolean;
+  namedIds: Set<string>;
+  history: { includeExpired: true; asOf?: number; validAt?: number };
+}
+
+/** The relations of the named entities, each scored by the cues it answers and the other named entity it joins. */
+async function scoreFirstHop({ storage, req, scope, cues, past, namedIds, history }: Hops, named: readonly Entity[], self: { name: string; at: number } | undefined): Promise<Map<string, Scored>> {
   /** Entities the query names as names (properName): only these make a relation strong by joining two of them. */
   const properIds = new Set(named.filter(properName).map((e) => e.id));
-  const history = { includeExpired: true, ...(req.asOf !== undefined ? { asOf: req.asOf } : {}), ...(req.validAt !== undefined ? { validAt: req.validAt } : {}) };
   const first = (await storage.queryRelations({ tenant: req.tenant, scope, entityIds: [...namedIds], ...history, limit: 500 })).filter((r) => inScope(r, scope));
-  const scored = new Map<string, { r: Relation; hop: 1 | 2; score: number; strong: boolean; precise?: boolean | undefined; directed?: boolean | undefined }>();
+  const scored = new Map<string, Scored>();
   const mentions = new Map(named.map((e) => [e.id, self && nameKey(e.name) === nameKey(self.name) ? self.at : mentionAt(req.query, e)]));
   for (const r of first) {
     const from = namedIds.has(r.sourceId) ? r.sourceId : r.targetId;
@@ -222,7 +256,11 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
     const score = 1 + bonus + (joins ? 1 : 0) + 0.5 * r.confidence + timeAdjust(r, req.timeWindow, past, req.validAt);
     scored.set(r.id, { r, hop: 1, score, strong: bonus > 0 || joins, precise: bonus === 2 || joins, directed: bonus === 2 });
   }
-  // Two hops: from the far ends of the best hop-1 edges.
+  return scored;
+}
+
+/** Two hops: from the far ends of the best hop-1 edges, added to `scored`; a chain demotes the named entity's own edge of its type. */
+async function scoreSecondHop({ storage, req, scope, cues, past, namedIds, history }: Hops, scored: Map<string, Scored>): Promise<void> {
   const chained = new Set<string>();
   /** The hop-1 edges a chain continues. */
   const chainHeads = new Set<unknown>();
@@ -254,8 +292,11 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
       }
     }
   }
-  const ranked = [...scored.values()].sort((a, b) => b.score - a.score || b.r.recordedAt - a.r.recordedAt).slice(0, req.limit ?? 20);
-  const entities = new Map((await storage.getEntities(req.tenant, [...new Set(ranked.flatMap((s) => [s.r.sourceId, s.r.targetId]))])).map((e) => [e.id, e]));
+}
+
+/** The ranked relations with both their entities (a relation whose end is gone is left out), scores to 3 decimals. */
+async function withEntities(storage: GraphStore, tenant: string, ranked: readonly Scored[]): Promise<GraphHit[]> {
+  const entities = new Map((await storage.getEntities(tenant, [...new Set(ranked.flatMap((s) => [s.r.sourceId, s.r.targetId]))])).map((e) => [e.id, e]));
   return ranked.flatMap((s) => {
     const source = entities.get(s.r.sourceId);
     const target = entities.get(s.r.targetId);
