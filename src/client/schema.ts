@@ -1562,6 +1562,8 @@ export interface components {
                     /** @description default 3 */
                     weak_items?: number;
                 };
+                /** @description default true */
+                concepts?: boolean;
             };
             merge_policy?: {
                 /**

@@ -103,6 +103,12 @@ export const semanticRetrievalSchema = z
      * gets no semantic items. The cosines are calibrated for USE-lite; set them again for another model.
      */
     relevance_floor: relevanceFloorSchema.prefault({}),
+    /**
+     * Concept matching (read/concepts.ts): when the query asks which members of a category ("Which animals…",
+     * "What instruments…"), a candidate naming a member ("our beagle", "the violin") gains relevance, by WordNet's
+     * noun hierarchy. The first query that asks loads WordNet (~20 MB, ~0.2 s); off: never loaded.
+     */
+    concepts: z.boolean().default(true),
   })
   .strict();
 

@@ -15,6 +15,7 @@ import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../ports/storage.js';
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type Fused, type VectorCalibration } from './fuse.js';
+import { conceptEvidence, conceptMatcher } from './concepts.js';
 import { looksConversational } from './conversation.js';
 import { LENGTH_TOP, lexicalReliability } from './reliability.js';
 import { cosine } from './mmr.js';
@@ -116,6 +117,8 @@ export interface SemanticRequest {
    * the time factor of the expansion has them to lift even when the whole store holds better matches by words.
    */
   timeWindow?: Pick<TimeWindow, 'start' | 'end'> | undefined;
+  /** Concept evidence for queries that ask about a category (concepts.ts; `semantic_retrieval.concepts`, default on). */
+  concepts?: boolean | undefined;
 }
 
 export interface SemanticCandidates {
@@ -246,6 +249,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       vectorPool: useVector ? pool : undefined,
       vectorKeep: useVector && conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
       lexicalWeight,
+      concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
     },
   );
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.
@@ -254,6 +258,11 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   const loadedEvents = new Map([...lexLoaded.events, ...vecLoaded.events]);
   const facts = new Map([...lexLoaded.facts, ...vecLoaded.facts]);
   return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events, loadedEvents, facts, conversational };
+}
+
+/** Concept evidence of the candidates (concepts.ts), when the query asks about a category. */
+function conceptSignal(query: string, docs: readonly Doc[]): Map<number, number> | undefined {
+  return conceptEvidence(conceptMatcher(), query, docs);
 }
 
 /** Per doc, the share of its vector evidence kept under the question discount (fuse.ts); undefined: all of it. */

@@ -126,6 +126,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
           mode: 'hybrid',
           now,
           questionDiscount: config.semantic_retrieval.conversation.question_discount,
+          concepts: config.semantic_retrieval.concepts,
           timeWindow: p.timeWindow ?? undefined,
         })
       : Promise.resolve(emptySemantic()),

@@ -189,3 +189,18 @@ describe('lexical reliability weight', () => {
     expect(after.get(1)!.relevance!).toBeLessThan(after.get(2)!.relevance!);
   });
 });
+
+describe('fuse: concept evidence', () => {
+  it('joins the noisy-OR as a third signal, keeps the other signals as they were, and leaves unlisted docs alone', () => {
+    const input = { lexical: new Map([[1, 2]]), lexicalCeiling: 4, cosines: new Map([[1, 0.3], [2, 0.3]]), vectorPool: spread(50, 0.1, 0.5) };
+    const plain = fuse([1, 2], input);
+    const withConcept = fuse([1, 2], { ...input, concept: new Map([[2, 0.4]]) });
+    expect(withConcept.get(1)).toEqual(plain.get(1));
+    const p = plain.get(2)!;
+    const c = withConcept.get(2)!;
+    expect(c.vector).toBe(p.vector);
+    expect(c.lexical).toBe(p.lexical);
+    expect(c.relevance).toBeCloseTo(1 - (1 - p.relevance!) * 0.6, 10);
+    expect(c.relevance).toBeGreaterThan(p.relevance!);
+  });
+});

@@ -30,6 +30,10 @@
  *             subject, and its reply inherits from it (turns.ts).
  *   relevance = 1 − (1 − v)(1 − l)     a noisy-OR: either signal alone can make a memory relevant, agreement
  *             makes it more so, and the result stays in 0..1 for the Generative-Agents score.
+ *   concept   c(d) (concepts.ts), when the query asks about a category ("Which animals…") and d names a member
+ *             ("our beagle"): WordNet links what neither words nor a small encoder do. It joins the noisy-OR as a
+ *             third signal, relevance = 1 − (1 − v)(1 − l)(1 − c), c ≤ 0.4 (the concept weight), and only when
+ *             both other signals ran (hybrid search).
  * When one signal is unavailable (no query vector, no embedding for the doc yet, lexical-only mode) it is null
  * and relevance is the other one.
  *
@@ -113,6 +117,8 @@ export interface FuseInput {
   vectorKeep?: ReadonlyMap<number, number> | undefined;
   /** Share of its BM25 evidence the lexical signal keeps for this query (reliability.ts; default 1). */
   lexicalWeight?: number | undefined;
+  /** Concept evidence per docId (concepts.ts, already weighted, 0..1); docs not listed: 0. */
+  concept?: ReadonlyMap<number, number> | undefined;
 }
 
 export interface Fused {
@@ -132,7 +138,9 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
     const vector = cal && cos !== undefined ? vectorEvidence(cos, cal) * clamp01(input.vectorKeep?.get(id) ?? 1) : null;
     const bm25 = input.lexical?.get(id);
     const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.lexicalWeight) : null;
-    out.set(id, { vector, lexical, relevance: fuseEvidence(vector, lexical) });
+    const concept = clamp01(input.concept?.get(id) ?? 0);
+    const relevance = fuseEvidence(vector, lexical);
+    out.set(id, { vector, lexical, relevance: concept > 0 && relevance !== null ? 1 - (1 - relevance) * (1 - concept) : relevance });
   }
   return out;
 }

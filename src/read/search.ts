@@ -122,6 +122,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     mode,
     now,
     questionDiscount: conversation.question_discount,
+    concepts: DEFAULTS.semantic_retrieval.concepts,
     timeWindow: timeWindow ?? undefined,
   });
   let ranked: Candidate[] = await atReadTime(deps.storage, req.tenant, scoreSemantic(sem, DEFAULTS.scoring, plan, now), { asOf: req.asOf, knownAt: req.knownAt }, now);
