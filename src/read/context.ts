@@ -45,6 +45,7 @@ import { asOfFilter, atReadTime } from './time-travel.js';
 import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
 import { coverage, judgeFloor, queryStems } from './floor.js';
+import { situationVectors } from './situation-vector.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -164,13 +165,15 @@ async function floored(
   const { config, now } = p;
   const floorInput = { stems: queryStems(p.query), vector: queryVector };
   const floor = config.semantic_retrieval.relevance_floor;
-  const judged = judgeFloor(
-    floor,
-    floorInput,
-    current,
-    (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }),
-    window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) })),
-  );
+  const also = window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) }));
+  let judged = judgeFloor(floor, floorInput, current, (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }), also);
+  // Short of strong, a closed case is judged by its opening report too (situation-vector.ts).
+  if (judged.verdict !== 'strong' && queryVector) {
+    const situations = await situationVectors(deps, p.tenant, current);
+    if (situations.size > 0) {
+      judged = judgeFloor(floor, floorInput, current, (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash), situation: situations.get(c.doc.refId) }), also);
+    }
+  }
   let semantic: Candidate[] = judged.items;
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {

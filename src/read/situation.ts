@@ -51,11 +51,11 @@ export function queryCues(query: string): QueryCues {
 /** Event types that describe a situation (as opposed to acting on it): describe-episode's report types. */
 const REPORT_TYPES: ReadonlySet<string> = new Set(['message', 'observation', 'error', 'note', 'feedback', 'tool_result']);
 /** The situation is among an episode's first few events. */
-const HEAD_EVENTS = 3;
+export const HEAD_EVENTS = 3;
 /** Findings that can say a change drove the trouble are read among an episode's first this many events. */
 const STORY_EVENTS = 12;
 
-function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
+export function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
   const head = eventIds.slice(0, HEAD_EVENTS).flatMap((id) => events.get(id) ?? []);
   return head.find((e) => REPORT_TYPES.has(e.type) && e.content.trim()) ?? head[0];
 }
