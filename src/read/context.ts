@@ -46,6 +46,7 @@ import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
 import { coverage, judgeFloor, queryStems } from './floor.js';
 import { situationVectors } from './situation-vector.js';
+import { isClosedCase } from './standout.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -258,12 +259,14 @@ async function graphSupport(deps: ReadDeps, p: Plan, filter: FilterNode | undefi
 /**
  * Episodes that did not follow a change fall behind when the query says its trouble did, and so do episodes
  * whose trouble came and went when the query's happens every time, or the reverse; when the best episode matches
- * the query's situation, the contradicting ones are left out (situation.ts).
+ * the query's situation, the contradicting ones are left out; a case whose cause was a change falls behind when
+ * the query names no change and nothing of what that cause names (situation.ts).
  */
 async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): Promise<Candidate[]> {
   const query = queryCues(p.query);
-  if (!query.change && !query.pattern) return semantic;
-  const ids = semantic.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
+  if (!query.change && !query.pattern && !query.words) return semantic;
+  // A query that states nothing is read only against change-driven causes, which closed cases hold.
+  const ids = semantic.filter((c) => (query.change || query.pattern ? c.doc.kind === 'episode' : isClosedCase(c))).map((c) => c.doc.refId);
   if (ids.length === 0) return semantic;
   const cues = await situationCues(deps, p.tenant, ids);
   return dropContradicted(applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal), cues, query);
