@@ -31,6 +31,16 @@ export function episodeDocText(e: Pick<Episode, 'summary' | 'rootCause' | 'corre
 }
 
 /**
+ * The embedding-cache key of an episode's root cause: the learner stores the cause's vector under it when the
+ * episode closes (or is described again), and the read path's recurring-cause test reads it back instead of
+ * embedding the cause on every first read. A namespace of its own: no doc's text hash is ever this key, so a
+ * doc vector (made from a doc's whole text, possibly sentence by sentence) is never taken for a cause's.
+ */
+export function causeVectorKey(rootCause: string): string {
+  return contentHash('episode-root-cause', rootCause);
+}
+
+/**
  * Only a closed episode is projected: an open one is still growing, and its summary is provisional. A closed
  * episode with nothing to say (no summary, root cause or corrections) is not projected either, since an
  * empty text can neither match a query nor be embedded meaningfully. `undefined` means "no doc".

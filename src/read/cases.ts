@@ -1,13 +1,15 @@
 /**
  * The read path's step over cases (one call in context.ts, after the situation step): with the candidate
- * episodes' root causes read once, the look-alikes behind a case that stands out count once (standout.ts), and
- * the first case of each recurring cause carries its count, which the rendering shows (recurrence.ts).
+ * episodes' root causes read once (and their vectors, stored when the episodes closed), the look-alikes behind a
+ * case that stands out count once (standout.ts), and the first case of each recurring cause carries its count,
+ * which the rendering shows (recurrence.ts).
  */
+import { causeVectorKey } from '../core/docs-learn.js';
 import { causeGroups, withCounts } from './recurrence.js';
 import { collapseBehindStandout, isClosedCase, standout } from './standout.js';
 import type { Candidate, ReadDeps } from './types.js';
 
-/** Causes are compared among at most this many of the best closed cases (their embeddings are cached by text). */
+/** Causes are compared among at most this many of the best closed cases. */
 export const MAX_CASES = 12;
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
@@ -18,8 +20,17 @@ export async function weighCases(deps: ReadDeps, tenant: string, candidates: Can
   const causes = new Map((await deps.storage.getEpisodes(tenant, cases.map((c) => c.doc.refId))).map((e) => [e.id, e.rootCause]));
   const causeOf = (id: string) => causes.get(id);
   const texts = [...new Set([...causes.values()].filter((t): t is string => Boolean(t)))];
-  const vectors = new Map(await Promise.all(texts.map(async (t) => [t, await deps.embedQuery(t)] as const)));
+  const vectors = await causeVectors(deps, texts);
   const groups = causeGroups(cases, causeOf, (t) => vectors.get(t));
   const s = standout(candidates);
   return withCounts(s ? collapseBehindStandout(candidates, causeOf, s) : candidates, groups);
+}
+
+/**
+ * The causes' vectors: those the learner stored when the episodes closed (src/learn/engine/cause-vectors.ts),
+ * and, for a cause without one (an episode closed before they were stored), the query embedder's (cached by text).
+ */
+export async function causeVectors(deps: Pick<ReadDeps, 'storage' | 'embedQuery'>, causes: readonly string[]): Promise<Map<string, Float32Array | undefined>> {
+  const stored = causes.length ? await deps.storage.getEmbeddings(causes.map(causeVectorKey)) : new Map<string, Float32Array>();
+  return new Map(await Promise.all(causes.map(async (t) => [t, stored.get(causeVectorKey(t)) ?? (await deps.embedQuery(t))] as const)));
 }

@@ -45,6 +45,8 @@ import { asOfFilter, atReadTime } from './time-travel.js';
 import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
 import { coverage, judgeFloor, queryStems } from './floor.js';
+import { situationVectors } from './situation-vector.js';
+import { isClosedCase } from './standout.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -165,13 +167,15 @@ async function floored(
   const { config, now } = p;
   const floorInput = { stems: queryStems(p.query), vector: queryVector };
   const floor = config.semantic_retrieval.relevance_floor;
-  const judged = judgeFloor(
-    floor,
-    floorInput,
-    current,
-    (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }),
-    window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) })),
-  );
+  const also = window.map((c) => ({ cosine: windowCosines.get(c.doc.refId) ?? null, coverage: coverage(floorInput.stems, c.doc.text) }));
+  let judged = judgeFloor(floor, floorInput, current, (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash) }), also);
+  // Short of strong, a closed case is judged by its opening report too (situation-vector.ts).
+  if (judged.verdict !== 'strong' && queryVector) {
+    const situations = await situationVectors(deps, p.tenant, current);
+    if (situations.size > 0) {
+      judged = judgeFloor(floor, floorInput, current, (c) => ({ text: c.doc.text, vector: sem.vectors.get(c.doc.contentHash), situation: situations.get(c.doc.refId) }), also);
+    }
+  }
   let semantic: Candidate[] = judged.items;
   const reranker = config.semantic_retrieval.reranker;
   if (reranker.enabled && semantic.length > 0) {
@@ -256,12 +260,14 @@ async function graphSupport(deps: ReadDeps, p: Plan, filter: FilterNode | undefi
 /**
  * Episodes that did not follow a change fall behind when the query says its trouble did, and so do episodes
  * whose trouble came and went when the query's happens every time, or the reverse; when the best episode matches
- * the query's situation, the contradicting ones are left out (situation.ts).
+ * the query's situation, the contradicting ones are left out; a case whose cause was a change falls behind when
+ * the query names no change and nothing of what that cause names (situation.ts).
  */
 async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): Promise<Candidate[]> {
   const query = queryCues(p.query);
-  if (!query.change && !query.pattern) return semantic;
-  const ids = semantic.filter((c) => c.doc.kind === 'episode').map((c) => c.doc.refId);
+  if (!query.change && !query.pattern && !query.words) return semantic;
+  // A query that states nothing is read only against change-driven causes, which closed cases hold.
+  const ids = semantic.filter((c) => (query.change || query.pattern ? c.doc.kind === 'episode' : isClosedCase(c))).map((c) => c.doc.refId);
   if (ids.length === 0) return semantic;
   const cues = await situationCues(deps, p.tenant, ids);
   return dropContradicted(applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal), cues, query);

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseContextConfig } from '../core/config.js';
 import { openTestMemory, type TestMemory } from '../../testing/memory-fixture.js';
-import { applyFloor, coverage, itemPasses, judgeFloor, queryPasses, queryStems, queryVerdict, type RelevanceFloor } from './floor.js';
+import { applyFloor, coverage, evidenceOf, itemPasses, judgeFloor, queryPasses, queryStems, queryVerdict, type RelevanceFloor } from './floor.js';
 
 const FLOOR: RelevanceFloor = parseContextConfig({}).semantic_retrieval.relevance_floor;
 
@@ -37,6 +37,19 @@ describe('floor rules', () => {
     expect(judgeFloor(FLOOR, q, items, view)).toEqual({ verdict: 'weak', items: [0.35] });
     expect(applyFloor(FLOOR, q, items, view)).toEqual([]);
     expect(judgeFloor(FLOOR, q, [0.1], view)).toEqual({ verdict: 'none', items: [] });
+  });
+
+  it('judges a case by the closer of its whole text and its opening report, when the caller has the latter', () => {
+    const unit = (c: number) => Float32Array.from([c, Math.sqrt(1 - c * c)]);
+    expect(evidenceOf(q, 'x', unit(0.19)).cosine).toBeCloseTo(0.19, 5);
+    expect(evidenceOf(q, 'x', unit(0.19), unit(0.35)).cosine).toBeCloseTo(0.35, 5);
+    expect(evidenceOf(q, 'x', unit(0.5), unit(0.35)).cosine).toBeCloseTo(0.5, 5);
+    expect(evidenceOf(q, 'x', undefined, unit(0.35)).cosine).toBeCloseTo(0.35, 5);
+    expect(evidenceOf({ ...q, vector: undefined }, 'x', unit(0.5), unit(0.35)).cosine).toBeNull();
+    // A case far by its whole story but near by its report: none without the report, weak with it.
+    const view = (c: { whole: number; start?: number }) => ({ text: 'x', vector: unit(c.whole), situation: c.start === undefined ? undefined : unit(c.start) });
+    expect(judgeFloor(FLOOR, q, [{ whole: 0.19 }], view).verdict).toBe('none');
+    expect(judgeFloor(FLOOR, q, [{ whole: 0.19, start: 0.35 }], view)).toEqual({ verdict: 'weak', items: [{ whole: 0.19, start: 0.35 }] });
   });
 
   it('falls back to any shared content word without a query vector', () => {

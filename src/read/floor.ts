@@ -83,8 +83,15 @@ export interface Evidence {
   coverage: number;
 }
 
-export function evidenceOf(q: FloorInput, text: string, vector: Float32Array | undefined): Evidence {
-  return { cosine: q.vector && vector ? cosine(q.vector, vector) : null, coverage: coverage(q.stems, text) };
+/**
+ * A memory's evidence. `situation` is the vector of what a closed case started from (its first report, when the
+ * caller has it): a case is about the query when its situation is, though its whole text — what was tried, the
+ * outcome, the cause — reads further from a report of symptoms. The closer of the two cosines counts.
+ */
+export function evidenceOf(q: FloorInput, text: string, vector: Float32Array | undefined, situation?: Float32Array): Evidence {
+  const whole = q.vector && vector ? cosine(q.vector, vector) : null;
+  const start = q.vector && situation ? cosine(q.vector, situation) : null;
+  return { cosine: start === null ? whole : whole === null ? start : Math.max(whole, start), coverage: coverage(q.stems, text) };
 }
 
 /** Does one memory pass the item floor? */
@@ -148,13 +155,13 @@ export function judgeFloor<T>(
   floor: RelevanceFloor,
   q: FloorInput,
   items: readonly T[],
-  view: (item: T) => { text: string; vector: Float32Array | undefined },
+  view: (item: T) => { text: string; vector: Float32Array | undefined; situation?: Float32Array | undefined },
   also: readonly Evidence[] = [],
 ): { verdict: FloorVerdict; items: T[] } {
   if (!floor.enabled) return { verdict: 'strong', items: [...items] };
   const evidence = items.map((i) => {
     const v = view(i);
-    return evidenceOf(q, v.text, v.vector);
+    return evidenceOf(q, v.text, v.vector, v.situation);
   });
   const verdict = queryVerdict(floor, q, [...evidence, ...also]);
   if (verdict === 'none') return { verdict, items: [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidate, makeDoc } from './fixtures.test-support.js';
-import { applySituation, CHANGE_MISMATCH, dropContradicted, PATTERN_MISMATCH, queryCues, type SituationCues } from './situation.js';
+import { applySituation, causeChangeOf, CHANGE_MISMATCH, dropContradicted, PATTERN_MISMATCH, queryCues, type SituationCues } from './situation.js';
 import type { Candidate } from './types.js';
 
 function episode(id: string, relevance: number): Candidate {
@@ -117,5 +117,32 @@ describe('what changed: the thing the change names', () => {
     expect(dropContradicted([episode('image', 0.7), episode('load', 0.5)], c, other).map((x) => x.doc.refId)).toEqual(['image', 'load']);
     // The same best episode for a query that names no changed thing: the no-change episode goes, as before.
     expect(dropContradicted([episode('image', 0.7), episode('load', 0.5)], c, { change: true }).map((x) => x.doc.refId)).toEqual(['image']);
+  });
+});
+
+describe('a change-driven cause and a query that names no change', () => {
+  it('reads a cause that names a change, and the query words only when the query names none', () => {
+    expect(causeChangeOf('A bug in the new app release encoding passwords twice.')).toEqual(new Set(['bug', 'app', 'encod', 'password', 'twic']));
+    expect(causeChangeOf('Credential stuffing with credentials leaked from another breach.')).toBeUndefined();
+    expect(causeChangeOf('Nothing was deployed; the disk filled up.')).toBeUndefined();
+    expect(queryCues('Alert: sustained failed-login storm against webmail accounts.').words?.size).toBeGreaterThan(0);
+    expect(queryCues("The agent's refactor made test_fee_calculation fail on every run.").words).toBeUndefined();
+  });
+
+  it('scales a change-driven case whose cause the query does not speak of; one it speaks of, or a changing query, stays', () => {
+    const eps = [episode('release', 0.6), episode('attack', 0.5), episode('portal', 0.4)];
+    const cues = new Map<string, SituationCues>([
+      ['release', { change: false, causeChange: causeChangeOf('A bug in the new app release encoding passwords twice.') }],
+      ['attack', { change: false }],
+      ['portal', { change: false, causeChange: causeChangeOf('The portal login page update broke the form.') }],
+    ]);
+    const rel = relevances(applySituation(eps, cues, queryCues('IDS alert: unusual login failure volume on the partner portal overnight.'), rescore));
+    expect(rel.get('release')).toBeCloseTo(0.6 * CHANGE_MISMATCH, 9);
+    expect(rel.get('attack')).toBe(0.5);
+    expect(rel.get('portal')).toBe(0.4);
+    // A query that states a change: only the stated-change rule applies (once), to every case without one.
+    const changing = relevances(applySituation(eps, cues, queryCues('Failed logins doubled after the new login page was deployed.'), rescore));
+    expect(changing.get('release')).toBeCloseTo(0.6 * CHANGE_MISMATCH, 9);
+    expect(changing.get('attack')).toBeCloseTo(0.5 * CHANGE_MISMATCH, 9);
   });
 });

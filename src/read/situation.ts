@@ -13,13 +13,19 @@
  * like "since the build container was switched to the new toolchain image" (change-cue.ts `changedThing`); when
  * some episode changed the thing the query names, the episodes that changed something else are scaled the same way.
  *
+ * The reverse of a stated change, narrowly: a case whose established cause was a change ("a bug in the new app
+ * release") explains trouble in what changed. When the query names no change at all (no verb of changing, no
+ * "new") and none of the specific words of that cause, the case is scaled by CHANGE_MISMATCH too — a red herring
+ * of a kind (a release bug among attacks) that another component's report does not share. A query that names
+ * any change is left alone: it may be about one the cue words cannot read ("the agent's refactor made …").
+ *
  * Tried and not kept (docs/benchmarks.md): lifting episodes by the embedding similarity of the query and their
  * situation — within one environment every report looks alike to the sentence encoder, and the lift pushed
  * the episode that held the lesson down as often as up.
  */
 import type { MemoryEvent } from '../core/types.js';
 import { changedThing, namesChange, statesChange } from './change-cue.js';
-import { intersectionSize } from '../learn/text.js';
+import { intersectionSize, specificStems } from '../learn/text.js';
 import { statesPattern, type SymptomPattern } from './pattern-cue.js';
 import type { Candidate, ReadDeps } from './types.js';
 
@@ -36,26 +42,31 @@ export interface SituationCues {
   pattern?: SymptomPattern | undefined;
   /** What changed, when a change is stated (change-cue.ts `changedThing`): "the agent edited the config" → agent, config. */
   changed?: ReadonlySet<string> | undefined;
+  /** The established cause names a change (its specific words, the verb of changing out); undefined when it does not. */
+  causeChange?: ReadonlySet<string> | undefined;
 }
 
 /** What the query says: the same cues. */
 export interface QueryCues {
   change: boolean;
+  /** The query's specific words. */
+  words?: ReadonlySet<string> | undefined;
   pattern?: SymptomPattern | undefined;
   changed?: ReadonlySet<string> | undefined;
 }
 
 export function queryCues(query: string): QueryCues {
-  return { change: statesChange(query), pattern: statesPattern(query), changed: changedThing(query) };
+  // A query that names any change (a verb of changing, "new") is not one that states none.
+  return { change: statesChange(query), pattern: statesPattern(query), changed: changedThing(query), words: causeChangeOf(query) ? undefined : specificStems(query) };
 }
 /** Event types that describe a situation (as opposed to acting on it): describe-episode's report types. */
 const REPORT_TYPES: ReadonlySet<string> = new Set(['message', 'observation', 'error', 'note', 'feedback', 'tool_result']);
 /** The situation is among an episode's first few events. */
-const HEAD_EVENTS = 3;
+export const HEAD_EVENTS = 3;
 /** Findings that can say a change drove the trouble are read among an episode's first this many events. */
 const STORY_EVENTS = 12;
 
-function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
+export function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
   const head = eventIds.slice(0, HEAD_EVENTS).flatMap((id) => events.get(id) ?? []);
   return head.find((e) => REPORT_TYPES.has(e.type) && e.content.trim()) ?? head[0];
 }
@@ -73,15 +84,31 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
     const findings = e.eventIds.slice(0, STORY_EVENTS).flatMap((id) => (events.get(id)?.type === 'observation' ? [events.get(id)!.content] : []));
     // The report may not know what the investigation found: a change in the findings or the cause counts too.
     const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange);
-    out.set(e.id, { change, pattern: statesPattern(ev.content), changed: changedThing(ev.content) });
+    out.set(e.id, { change, pattern: statesPattern(ev.content), changed: changedThing(ev.content), causeChange: causeChangeOf(e.rootCause) });
   }
   return out;
+}
+
+/** Words of changing in a cause (change-cue.ts CHANGE_VERB's kind, read without a temporal clause). */
+const CAUSE_CHANGE = /\b(?:deploy\w*|releas\w*|roll(?:ed|ing|s)?[ -]?out\w*|upgrad\w*|updat\w*|migrat\w*|switch\w*|chang\w*|edit\w*|bump\w*|refactor\w*|commit\w*|introduc\w*|install\w*|patch\w*|rotat\w*|launch\w*|new)\b/i;
+const CAUSE_DENIED = /\b(?:no|not|nothing|without|never|none)\b/i;
+
+/** A cause that names a change ("a bug in the new app release"): its specific words; undefined otherwise. */
+export function causeChangeOf(cause: string | undefined): Set<string> | undefined {
+  if (!cause) return undefined;
+  const m = CAUSE_CHANGE.exec(cause);
+  if (!m || CAUSE_DENIED.test(cause.slice(0, m.index))) return undefined;
+  const words = cause.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '')).filter((w) => w && !CAUSE_CHANGE.test(w));
+  return specificStems(words.join(' '));
 }
 
 /** The factor an episode's situation gets against the query's (1: nothing said contradicts it). */
 export function situationFactor(own: SituationCues | undefined, query: QueryCues): number {
   if (!own) return 1;
   let factor = 1;
+  // A change explains trouble in what changed: a query that states no change and names nothing of a change-driven
+  // cause is another incident.
+  if (!query.change && own.causeChange && own.causeChange.size > 0 && query.words && intersectionSize(own.causeChange, query.words) === 0) factor *= CHANGE_MISMATCH;
   if (query.change && !own.change) factor *= CHANGE_MISMATCH;
   if (query.pattern && own.pattern && own.pattern !== query.pattern) factor *= PATTERN_MISMATCH;
   return factor;
@@ -113,7 +140,6 @@ export function applySituation(
   query: QueryCues,
   rescore: (c: Candidate, relevance: number) => number,
 ): Candidate[] {
-  if (!query.change && !query.pattern) return [...candidates];
   const someAlike = query.change && candidates.some((c) => c.doc.kind === 'episode' && sameThingChanged(cues.get(c.doc.refId), query));
   return candidates.map((c) => {
     const own = cues.get(c.doc.refId);

@@ -13,6 +13,7 @@ import { episodeIdFor, episodeRecord, FOLLOW_UP_TYPES, isRedacted, loadSegmentEv
 import type { ExtractionApplied } from './facts.js';
 import { causedByLinks, continuationLink, learnedFromLinks, retryLinks } from './links.js';
 import { reflectOn, type StoredInsight } from './reflect.js';
+import { storeCauseVectors } from './cause-vectors.js';
 import { reinforceFromRetrieval, type ReinforceReport } from './reinforce.js';
 import type { TenantState } from './tenant-state.js';
 
@@ -194,6 +195,7 @@ export class PageConsumer {
     }
     const episode = episodeRecord({ id, segment: seg, description, events, stream, recordedAt: this.ctx.clock.now(), summaryMethod: method });
     await this.ctx.storage.putEpisode(episode);
+    await storeCauseVectors(this.ctx, [episode]);
     await this.afterClose(tenant, episode, events, run);
     (await this.stateOf(tenant)).recent.put(episode);
     run.closed.push(episode);

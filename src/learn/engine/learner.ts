@@ -29,6 +29,7 @@
  * and its checkpoint are in tenant-state.ts, the page path (segmenting, cutting, persisting, closing) in consume.ts.
  */
 import type { Episode } from '../../core/types.js';
+import { storeCauseVectors } from './cause-vectors.js';
 import { PageConsumer, type LearnerRun, type Running } from './consume.js';
 import type { EngineContext } from './context.js';
 import { episodeIdFor, episodeRecord, loadSegmentEvents, segmentOf, toDescribeEvent } from './episode-record.js';
@@ -132,6 +133,7 @@ export class Learner {
       const base = episodeRecord({ id: stored.id, segment: segmentOf(stored), description, events, recordedAt: this.ctx.clock.now(), summaryMethod: summarizer.name });
       const episode = { ...base, metadata: { ...base.metadata, ...(stored.metadata.segmenter !== undefined ? { segmenter: stored.metadata.segmenter } : {}) } };
       await this.ctx.storage.putEpisode(episode);
+      await storeCauseVectors(this.ctx, [episode]);
       this.states.get(tenant)?.recent.put(episode);
       return episode;
     });

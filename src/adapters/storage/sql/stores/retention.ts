@@ -1,10 +1,11 @@
 /**
  * Physical deletion, once for every engine: `forget` (by ids or scope) and `sweepExpired` (TTL). Both remove
  * the records (events, fact versions, episodes, procedures, examples, working memory), the links and evidence
- * that name them, their docs (the engine's index entries go with them), vectors no doc references any more,
- * and write an audit record listing ids only. The engine reclaims the space its own way (SQLite: secure_delete
- * and a TRUNCATE checkpoint; PostgreSQL: its next (auto)vacuum).
+ * that name them, their docs (the engine's index entries go with them), vectors no doc references any more
+ * (an episode's root-cause vector among them), and write an audit record listing ids only. The engine reclaims
+ * the space its own way (SQLite: secure_delete and a TRUNCATE checkpoint; PostgreSQL: its next (auto)vacuum).
  */
+import { causeVectorKey } from '../../../../core/docs-learn.js';
 import { EngramError } from '../../../../core/errors.js';
 import type { ForgetReport, ForgetSelector, ScopeFilter } from '../../../../ports/storage.js';
 import type { BigIntish } from '../codec.js';
@@ -25,7 +26,7 @@ interface Keyed {
 interface Doomed {
   events: (Keyed & TimelineSlot & { content_hash: string | null })[];
   facts: (Keyed & { content_hash: string })[];
-  episodes: Keyed[];
+  episodes: (Keyed & { root_cause?: string | null })[];
   procedures: Keyed[];
   examples: Keyed[];
 }
@@ -44,8 +45,8 @@ const LEARNED = [
 const select = <T>(head: string, where: Sql): Step<T[]> => rows<T>({ text: `${head} WHERE ${where.text}`, params: where.params });
 
 function* learnedRows(where: Sql): Step<Pick<Doomed, 'episodes' | 'procedures' | 'examples'>> {
-  const out = { episodes: [] as Keyed[], procedures: [] as Keyed[], examples: [] as Keyed[] };
-  for (const l of LEARNED) out[l.key] = yield* select<Keyed>(`SELECT x.pk, x.id FROM engram.${l.table} x`, where);
+  const out = { episodes: [] as Doomed['episodes'], procedures: [] as Keyed[], examples: [] as Keyed[] };
+  for (const l of LEARNED) out[l.key] = yield* select<Keyed>(`SELECT x.pk, x.id${l.key === 'episodes' ? ', x.root_cause' : ''} FROM engram.${l.table} x`, where);
   return out;
 }
 
@@ -135,6 +136,9 @@ function* purge(d: Dialect, tenant: string, doomed: Doomed, opts: PurgeOptions =
     ...docs.flatMap((x) => x.contentHashes),
     ...doomed.events.flatMap((e) => (e.content_hash ? [e.content_hash] : [])),
     ...doomed.facts.map((f) => f.content_hash),
+    // The episodes' root-cause vectors (stored by the learner). An episode elsewhere with the same cause loses
+    // it too; its reads embed the cause again (src/read/cases.ts).
+    ...doomed.episodes.flatMap((e) => (e.root_cause ? [causeVectorKey(e.root_cause)] : [])),
   ];
   const embeddings = yield* dropUnreferencedEmbeddings(d, hashes);
   const docCount = docs.reduce((n, x) => n + x.docIds.length, 0);
