@@ -3,15 +3,9 @@
  * each question where getContext ranks the evidence otherwise than hybrid search, with the step (`explain`) that
  * dropped evidence getContext lost. Opens the database a full (ten-conversation) `bench:locomo` run cached.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { createUseLiteEmbedder } from '../../src/index.js';
 import { DEV_SPLIT, loadLocomo } from './dataset.js';
-import { cachedEmbedder } from './embed-cache.js';
-import { benchClock, dataKey, openLocomoEngine } from './engine.js';
-import { loadParaphrase } from './paraphrase.js';
+import { openCachedRun } from './cached.js';
 import { distinct } from './retrievers.js';
 
 const o = new Command()
@@ -22,16 +16,8 @@ const o = new Command()
   .parse(process.argv)
   .opts<{ data: string; cacheDir: string; k: string; floor: string }>();
 const k = Number(o.k);
-const hashFile = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
-const paraPath = join(dirname(resolve(o.data)), 'paraphrase-dev.json');
 const conversations = loadLocomo(o.data);
-const inner = createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 16 });
-await inner.init();
-const embedder = cachedEmbedder(inner, join(resolve(o.cacheDir), `embeddings-${inner.model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80)}.db`));
-const key = dataKey([hashFile(o.data), hashFile(paraPath), inner.model, String(conversations.length), 'whole']);
-const clock = benchClock();
-const engine = await openLocomoEngine({ conversations, paraphrase: loadParaphrase(paraPath), embedder, cacheDir: resolve(o.cacheDir), key, log: (s) => process.stderr.write(`${s}\n`), clock });
-if (!engine.reused) process.stderr.write('warning: the database was built now, not reused\n');
+const { engine, clock, close } = await openCachedRun(o.data, o.cacheDir, conversations);
 let sumH = 0;
 let sumC = 0;
 let n = 0;
@@ -68,5 +54,4 @@ for (const c of conversations.filter((x) => DEV_SPLIT.includes(x.id))) {
   }
 }
 console.log(`dev: ${n} questions, R@${k} hybrid ${(sumH / n).toFixed(4)} getContext ${(sumC / n).toFixed(4)}; drops behind losses: ${JSON.stringify(Object.fromEntries(reasons))}`);
-await engine.close();
-await embedder.close();
+await close();

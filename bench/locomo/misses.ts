@@ -6,17 +6,12 @@
  * of both rows and, per category, the recall each row lost by class (miss-classes.ts). Opens the database a full
  * (ten-conversation) `bench:locomo` run cached; `--from FILE` classes an earlier dump without opening anything.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { createUseLiteEmbedder } from '../../src/index.js';
 import { DEV_SPLIT, loadLocomo } from './dataset.js';
-import { cachedEmbedder } from './embed-cache.js';
-import { benchClock, dataKey, openLocomoEngine } from './engine.js';
+import { openCachedRun } from './cached.js';
 import { gathersAcrossSessions } from '../../src/read/session-spread.js';
 import { classifyMisses, type MissClass, type TurnInfo } from './miss-classes.js';
-import { loadParaphrase } from './paraphrase.js';
 import { contextRetriever, searchRetriever } from './retrievers.js';
 
 interface Row {
@@ -45,15 +40,7 @@ if (o.out && !o.from) writeFileSync(o.out, `${rows.map((r) => JSON.stringify(r))
 report(rows);
 
 async function retrieve(): Promise<Row[]> {
-const hashFile = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
-const paraPath = join(dirname(resolve(o.data)), 'paraphrase-dev.json');
-const inner = createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 16 });
-await inner.init();
-const embedder = cachedEmbedder(inner, join(resolve(o.cacheDir), `embeddings-${inner.model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80)}.db`));
-const key = dataKey([hashFile(o.data), hashFile(paraPath), inner.model, String(conversations.length), 'whole']);
-const clock = benchClock();
-const engine = await openLocomoEngine({ conversations, paraphrase: loadParaphrase(paraPath), embedder, cacheDir: resolve(o.cacheDir), key, log: (s) => process.stderr.write(`${s}\n`), clock });
-if (!engine.reused) process.stderr.write('warning: the database was built now, not reused\n');
+const { engine, clock, close } = await openCachedRun(o.data, o.cacheDir, conversations);
 const hybrid = searchRetriever(engine.memory, 'hybrid', 'dia_id');
 const bm25 = searchRetriever(engine.memory, 'lexical', 'dia_id');
 const vector = searchRetriever(engine.memory, 'vector', 'dia_id');
@@ -70,8 +57,7 @@ for (const c of conversations.filter((x) => inSplit(x.id))) {
     rows.push({ conv: c.id, q: q.question, cat: q.category, evidence: q.evidence, hybrid: h, context: g, bm25: l, vector: v });
   }
 }
-await engine.close();
-await embedder.close();
+await close();
 return rows;
 }
 
