@@ -15,7 +15,7 @@ import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../ports/storage.js';
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type Fused, type VectorCalibration } from './fuse.js';
-import { conceptEvidence, conceptMatcher } from './concepts.js';
+import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
 import { LENGTH_TOP, lexicalReliability } from './reliability.js';
 import { cosine } from './mmr.js';
@@ -260,8 +260,12 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events, loadedEvents, facts, conversational };
 }
 
-/** Concept evidence of the candidates (concepts.ts), when the query asks about a category. */
-function conceptSignal(query: string, docs: readonly Doc[]): Map<number, number> | undefined {
+/**
+ * Concept evidence of the candidates (concepts.ts), when the query asks about a category. A query that cannot
+ * name one (no "what", "which", "how many") leaves WordNet unread.
+ */
+export function conceptSignal(query: string, docs: readonly Doc[]): Map<number, number> | undefined {
+  if (!mayNameCategory(query)) return undefined;
   return conceptEvidence(conceptMatcher(), query, docs);
 }
 

@@ -268,6 +268,18 @@ export function conceptEvidence(matcher: ConceptMatcher, query: string, docs: re
   return out;
 }
 
+/**
+ * Whether `categories` can find a category in `query` at all, told without WordNet: with `asked` (the default),
+ * only a query with "what", "which" or "how many/much" names one. Read before `conceptMatcher()`, so a process
+ * whose queries never ask that way never reads WordNet's files. A superset: it may say yes where `categories`
+ * then finds nothing, never the reverse.
+ */
+export function mayNameCategory(query: string, options: ConceptOptions = DEFAULT_CONCEPT_OPTIONS): boolean {
+  return options.asked === false || ASKS_RE.test(query.normalize('NFKC'));
+}
+
+const ASKS_RE = /\b(?:what|which)\b|\bhow\b[^\p{L}]*\b(?:many|much)\b/iu;
+
 let shared: ConceptMatcher | undefined;
 let loadMs = 0;
 
