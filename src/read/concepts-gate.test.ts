@@ -6,8 +6,8 @@ import { ConceptMatcher, DEFAULT_CONCEPT_OPTIONS, conceptLoadMs, conceptMatcher,
 
 const doc = (docId: number, text: string): Doc => ({
   docId, kind: 'event', refId: `e${docId}`, text, ts: 0, importance: 0, tags: [], pii: false, metadata: {},
-  contentHash: `h${docId}`, confidence: 1, tenantId: 't',
-} as Doc);
+  contentHash: `h${docId}`, confidence: 1, tenant: 't',
+});
 
 const docs = [doc(1, 'We adopted a beagle puppy last spring.'), doc(2, 'The quarterly report is due on Friday.')];
 
