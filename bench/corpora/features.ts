@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { createUseLiteEmbedder } from '../../src/index.js';
 import { coverage, queryStems } from '../../src/read/floor.js';
-import { cosine } from '../../src/read/mmr.js';
+import { cosine } from '../../src/learn/vector.js';
 import { cachedEmbedder } from '../locomo/embed-cache.js';
 import { corpusKey, openCorpus } from './run.js';
 import type { Corpus } from './src/format.js';

@@ -18,7 +18,7 @@ import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type Fused, type
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
 import { LENGTH_TOP, lexicalReliability } from './reliability.js';
-import { cosine } from './mmr.js';
+import { cosine } from '../learn/vector.js';
 import { kindBoost, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
 import { asksQuestion, statementProfile } from './statements.js';

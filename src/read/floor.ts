@@ -40,7 +40,7 @@
  * below the evidence's p5.
  */
 import { stemSet } from '../learn/text.js';
-import { cosine } from './mmr.js';
+import { cosine } from '../learn/vector.js';
 
 export interface RelevanceFloor {
   enabled: boolean;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cosine, jaccard, mmrSelect, statesOtherValues, type MmrItem } from './mmr.js';
+import { cosine } from '../learn/vector.js';
+import { jaccard, mmrSelect, statesOtherValues, type MmrItem } from './mmr.js';
 import { wordSet } from './text.js';
 
 const vec = (...xs: number[]) => Float32Array.from(xs);
