@@ -250,6 +250,8 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
       vectorKeep: useVector && conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
       lexicalWeight,
       concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
+      // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
+      lexicalPool: useLexical && useVector ? mainLexHits.map((h) => h.score) : undefined,
     },
   );
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calibrateVector, fuse, fuseEvidence, lexicalCeiling, lexicalEvidence, vectorEvidence } from './fuse.js';
+import { calibrateLexical, calibrateVector, fuse, fuseEvidence, LEXICAL_STANDOUT, lexicalCeiling, lexicalEvidence, lexicalStandout, vectorEvidence } from './fuse.js';
 
 /** A pool of n cosines spread evenly over [lo, hi]. */
 const spread = (n: number, lo: number, hi: number) => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / Math.max(1, n - 1));
@@ -202,5 +202,49 @@ describe('fuse: concept evidence', () => {
     expect(c.lexical).toBe(p.lexical);
     expect(c.relevance).toBeCloseTo(1 - (1 - p.relevance!) * 0.6, 10);
     expect(c.relevance).toBeGreaterThan(p.relevance!);
+  });
+});
+
+describe('lexical standout', () => {
+  // A lexical pool of 50 hits sharing the query's common words (BM25 1..2) and one that stands out (6).
+  const pool = [6, ...spread(49, 1, 2)];
+
+  it('counts a BM25 score by how far it stands out of the query pool, up to the standout weight', () => {
+    const cal = calibrateLexical(pool)!;
+    expect(lexicalStandout(6, cal)).toBeGreaterThan(0.9 * LEXICAL_STANDOUT);
+    expect(lexicalStandout(6, cal)).toBeLessThanOrEqual(LEXICAL_STANDOUT);
+    expect(lexicalStandout(1.5, cal)).toBeLessThan(0.02);
+    expect(lexicalStandout(0, cal)).toBe(0);
+    expect(lexicalStandout(6, undefined)).toBe(0);
+    expect(calibrateLexical([4])).toBeUndefined();
+  });
+
+  it('is monotone in the BM25 score, so the lexical order of a query is unchanged', () => {
+    const cal = calibrateLexical(pool)!;
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 20, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true }), (a, b) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(lexicalEvidence(lo, 40, 0, 1, lexicalStandout(lo, cal))).toBeLessThanOrEqual(lexicalEvidence(hi, 40, 0, 1, lexicalStandout(hi, cal)) + 1e-12);
+      }),
+    );
+  });
+
+  it("lifts the lexical signal's standout hit of a reworded query above a vector-only neighbour it lost to", () => {
+    // Doc 1: BM25's clear best hit, but only 0.15 of the attainable BM25 (common words); no vector evidence to speak of.
+    // Doc 2: a vector neighbour standing out of its pool (calibrated evidence ≈ 0.28), with no shared word.
+    const input = { lexical: new Map(pool.map((x, i) => [i + 1, x])), lexicalCeiling: 40, cosines: new Map([[1, 0.2], [100, 0.45]]), vectorPool: [0.45, ...spread(49, 0.1, 0.4)] };
+    const without = fuse([1, 100], input);
+    const withPool = fuse([1, 100], { ...input, lexicalPool: pool });
+    expect(without.get(1)!.relevance!).toBeLessThan(without.get(100)!.relevance!);
+    expect(withPool.get(1)!.relevance!).toBeGreaterThan(withPool.get(100)!.relevance!);
+    // Only the standout hit moves: an ordinary hit of the pool keeps its share.
+    expect(withPool.get(30)?.lexical ?? 0).toBeCloseTo(without.get(30)?.lexical ?? 0, 2);
+  });
+
+  it('is weighed by the lexical reliability like the share, and leaves a verbatim code-like token whole', () => {
+    const cal = calibrateLexical(pool)!;
+    const s = lexicalStandout(6, cal);
+    expect(lexicalEvidence(6, 40, 0, 0.5, s)).toBeCloseTo(0.5 * s, 12);
+    expect(lexicalEvidence(6, 40, 1, 0.5, s)).toBe(1);
   });
 });

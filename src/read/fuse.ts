@@ -20,6 +20,15 @@
  *             exact(d) = share of the query's code-like tokens (error codes, identifiers, versions: see
  *             `exactTokens`) that d contains verbatim. A memory quoting the exact `ERR_PG_53300` the user typed
  *             is near-certain evidence, however close other memories are in meaning.
+ *             standout(d) = S · σ(zₗ(d) − 3), zₗ(d) = (bm25(q,d) − μₗ) / sₗ over the BM25 scores of the query's lexical
+ *             pool (S = LEXICAL_STANDOUT, 0.3): the lexical signal, like the vector one, also counts by how far a
+ *             memory stands out of this query's own hits, and l(d) = max(w · share, w · standout, exact). A reworded
+ *             question rarely reaches a high share of its attainable BM25 (its words are common, some match nothing),
+ *             so without it the lexical signal's best hit (share 0.11) sat behind vector-only neighbours whose
+ *             calibrated evidence reaches 0.6; a BM25 score three deviations above the pool is the lexical
+ *             counterpart of that. The midpoint stays 3 for every pool size (below ~12 hits no score can reach it,
+ *             and the term is next to nothing: small stores keep the share alone). Measured in docs/benchmarks.md
+ *             ("Lexical standout").
  *   question form  v(d) · (1 − q · asks(d)) when the query asks (statements.ts: a sentence ends in "?" or it opens
  *             with an interrogative word); asks(d) = the share of d's sentences that ask, q = the question discount
  *             (`semantic_retrieval.conversation.question_discount`, 1). A small sentence encoder puts a question
@@ -59,6 +68,10 @@ const MIN_STD = 0.01;
 const MIDPOINT = 3;
 const MIDPOINT_SHARE_OF_MAX_Z = 0.45;
 const SLOPE = 1;
+/** Weight of the lexical standout (S above); 0 turns it off. */
+export const LEXICAL_STANDOUT = 0.3;
+/** z of a BM25 score in its pool at which the lexical standout is half its weight. */
+export const LEXICAL_STANDOUT_MIDPOINT = 3;
 
 export interface VectorCalibration {
   mean: number;
@@ -81,10 +94,28 @@ export function vectorEvidence(cosine: number, cal: VectorCalibration): number {
   return 1 / (1 + Math.exp(-SLOPE * (z - cal.midpoint)));
 }
 
-/** `ceiling` is C above (see `lexicalCeiling`); `exact` the doc's share of the query's code-like tokens. */
-export function lexicalEvidence(bm25: number, ceiling: number, exact = 0, weight = 1): number {
+/** Mean and spread of the BM25 scores of the query's lexical pool; undefined with fewer than two hits. */
+export function calibrateLexical(poolScores: readonly number[]): Pick<VectorCalibration, 'mean' | 'std'> | undefined {
+  if (poolScores.length < 2) return undefined;
+  const mean = poolScores.reduce((s, x) => s + x, 0) / poolScores.length;
+  const variance = poolScores.reduce((s, x) => s + (x - mean) ** 2, 0) / poolScores.length;
+  return { mean, std: Math.max(Math.sqrt(variance), MIN_STD) };
+}
+
+/** standout(d) above: S · σ(z − midpoint) for a doc BM25 found (0 for one it did not). */
+export function lexicalStandout(bm25: number, cal: Pick<VectorCalibration, 'mean' | 'std'> | undefined, weight = LEXICAL_STANDOUT): number {
+  if (!cal || bm25 <= 0 || weight <= 0) return 0;
+  const z = (bm25 - cal.mean) / cal.std;
+  return clamp01(weight) / (1 + Math.exp(-(z - LEXICAL_STANDOUT_MIDPOINT)));
+}
+
+/**
+ * `ceiling` is C above (see `lexicalCeiling`); `exact` the doc's share of the query's code-like tokens; `weight` the
+ * lexical reliability w; `standout` the doc's lexical standout (see `lexicalStandout`).
+ */
+export function lexicalEvidence(bm25: number, ceiling: number, exact = 0, weight = 1, standout = 0): number {
   const share = ceiling > 0 ? clamp01(bm25 / ceiling) : bm25 > 0 ? 1 : 0;
-  return Math.max(share * clamp01(weight), clamp01(exact));
+  return Math.max(Math.max(share, clamp01(standout)) * clamp01(weight), clamp01(exact));
 }
 
 /**
@@ -119,6 +150,8 @@ export interface FuseInput {
   lexicalWeight?: number | undefined;
   /** Concept evidence per docId (concepts.ts, already weighted, 0..1); docs not listed: 0. */
   concept?: ReadonlyMap<number, number> | undefined;
+  /** BM25 scores of the lexical pool (the main lexical search's hits), for the lexical standout; absent: no standout. */
+  lexicalPool?: readonly number[] | undefined;
 }
 
 export interface Fused {
@@ -132,12 +165,13 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
   const cal = input.vectorPool ? calibrateVector(input.vectorPool) : undefined;
   const lexicalRan = input.lexical !== undefined;
   const ceiling = input.lexicalCeiling ?? Math.max(0, ...(input.lexical?.values() ?? []));
+  const lexCal = input.lexicalPool ? calibrateLexical(input.lexicalPool) : undefined;
   const out = new Map<number, Fused>();
   for (const id of docIds) {
     const cos = input.cosines?.get(id);
     const vector = cal && cos !== undefined ? vectorEvidence(cos, cal) * clamp01(input.vectorKeep?.get(id) ?? 1) : null;
     const bm25 = input.lexical?.get(id);
-    const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.lexicalWeight) : null;
+    const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.lexicalWeight, lexicalStandout(bm25 ?? 0, lexCal)) : null;
     const concept = clamp01(input.concept?.get(id) ?? 0);
     const relevance = fuseEvidence(vector, lexical);
     out.set(id, { vector, lexical, relevance: concept > 0 && relevance !== null ? 1 - (1 - relevance) * (1 - concept) : relevance });

@@ -2,7 +2,9 @@
  * Long user–assistant chats: ~45 sessions of a person asking an assistant for help. The user's turns say
  * things about their life in passing; the assistant's answers run to several hundred words of advice on the
  * same subjects (and so share the question's topic words). Questions ask, in other words, what the user said.
+ * Twelve later sessions with tuning questions only follow (chats-later.ts).
  */
+import { LATER_QUESTIONS, LATER_SESSIONS, type LaterSession } from './chats-later.js';
 import { alternate, pick, rng, sample, type Corpus, type CorpusDoc, type CorpusQuestion } from './format.js';
 
 type Topic = 'running' | 'cooking' | 'programming' | 'travel' | 'finance' | 'gardening' | 'music' | 'career' | 'pets' | 'home' | 'health' | 'reading' | 'language' | 'family' | 'hobbies';
@@ -310,6 +312,18 @@ function answer(r: () => number, topic: Topic): string {
   return `${sentences.slice(0, cut).join(' ')}\n\n${sentences.slice(cut).join(' ')} ${more.join(' ')}`;
 }
 
+/**
+ * A later session's answer: several hundred words (25 to 33 sentences) in three paragraphs, opening with the
+ * user's own words when the turn has an echo, mostly the conversation's advice and its topic's.
+ */
+function longAnswer(r: () => number, s: LaterSession, echo: string | undefined): string {
+  const own = [...sample(r, s.advice, s.advice.length), ...sample(r, ADVICE[s.topic], 8)];
+  const other = sample(r, ADVICE[pick(r, TOPICS)], 6 + Math.floor(r() * 6));
+  const sentences = [echo ?? pick(r, GENERAL), ...sample(r, GENERAL, 2), ...own, ...other, ...sample(r, GENERAL, 3 + Math.floor(r() * 3))];
+  const a = Math.ceil(sentences.length / 3);
+  return [sentences.slice(0, a), sentences.slice(a, 2 * a), sentences.slice(2 * a)].map((p) => p.join(' ')).join('\n\n');
+}
+
 export function chatsCorpus(): Corpus {
   const r = rng(22_01);
   const docs: CorpusDoc[] = [];
@@ -334,6 +348,23 @@ export function chatsCorpus(): Corpus {
     }
     t += (2 + Math.floor(r() * 5)) * 86_400_000;
   });
+  // The later sessions (chats-later.ts) follow, drawn from their own stream so the first part stays as it was.
+  const later = rng(22_02);
+  LATER_SESSIONS.forEach((s, i) => {
+    const session = `S${sessions.length + i + 1}`;
+    let n = 0;
+    for (const turn of s.turns) {
+      const uid = `${session}:${++n}`;
+      docs.push({ id: uid, type: 'message', name: 'user', session, ts: new Date(t).toISOString(), content: turn.user });
+      if (turn.key) factDoc.set(turn.key, uid);
+      t += 60_000;
+      docs.push({ id: `${session}:${++n}`, type: 'message', name: 'assistant', session, ts: new Date(t).toISOString(), content: longAnswer(later, s, turn.echo) });
+      t += 180_000;
+    }
+    t += (3 + Math.floor(later() * 8)) * 86_400_000;
+  });
   const questions: CorpusQuestion[] = alternate(QUESTIONS).map((q, i) => ({ id: `q${i + 1}`, q: q.q, evidence: q.keys.map((k) => factDoc.get(k)!), split: q.split }));
+  // Tuning questions added after the split above was frozen: tune only, ids `tq…`.
+  LATER_QUESTIONS.forEach((q, i) => questions.push({ id: `tq${i + 1}`, q: q.q, evidence: q.keys.map((k) => factDoc.get(k)!), split: 'tune' }));
   return { name: 'assistant-chats', shape: 'long user–assistant chats: long assistant answers, questions about what the user said', docs, questions };
 }
