@@ -2,10 +2,12 @@
  * The read path's step over cases (one call in context.ts, after the situation step): with the candidate
  * episodes' root causes read once (and their vectors, stored when the episodes closed), the look-alikes behind a
  * case that stands out count once (standout.ts), and the first case of each recurring cause carries its count,
- * which the rendering shows (recurrence.ts).
+ * which the rendering shows (recurrence.ts). Learned rules the cases refuted as often as they supported leave first
+ * (refuted.ts).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
 import { causeGroups, withCounts } from './recurrence.js';
+import { withoutRefutedRules } from './refuted.js';
 import { collapseBehindStandout, isClosedCase, standout } from './standout.js';
 import type { Candidate, ReadDeps } from './types.js';
 
@@ -14,7 +16,8 @@ export const MAX_CASES = 12;
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
-export async function weighCases(deps: ReadDeps, tenant: string, candidates: Candidate[]): Promise<Candidate[]> {
+export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[]): Promise<Candidate[]> {
+  const candidates = withoutRefutedRules(all);
   const cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
   if (cases.length < 2) return candidates;
   const causes = new Map((await deps.storage.getEpisodes(tenant, cases.map((c) => c.doc.refId))).map((e) => [e.id, e.rootCause]));
