@@ -1,7 +1,8 @@
 /**
  * The project's scenario corpus (bench/scenario/corpus/{tune,eval}): every file parses, the two halves are
  * disjoint and balanced across domains, and every scenario exercises what the learning claims — a recurring
- * cause, a red herring, a correction, and rounds an earlier round taught.
+ * cause, a red herring, a correction, and rounds an earlier round taught. `tune2` is further tuning material in
+ * other domains (kept apart so the established tune figures stay comparable); it obeys the same rules.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { teachingRounds } from './learnable.js';
 
 const CORPUS = join(import.meta.dirname, 'corpus');
 
-async function half(name: 'tune' | 'eval'): Promise<Array<{ file: string; s: Scenario }>> {
+async function half(name: 'tune' | 'eval' | 'tune2'): Promise<Array<{ file: string; s: Scenario }>> {
   return Promise.all(corpusFiles(join(CORPUS, name)).map(async (file) => ({ file, s: await loadScenarioFile(file) })));
 }
 
@@ -35,8 +36,19 @@ describe('scenario corpus', () => {
     }
   });
 
+  it('the extra tuning material shares no scenario with either half and adds domains of its own', async () => {
+    const extra = await half('tune2');
+    expect(extra.length).toBeGreaterThanOrEqual(4);
+    const others = [...(await half('tune')), ...(await half('eval'))];
+    expect(extra.filter((x) => others.some((o) => o.s.name === x.s.name))).toEqual([]);
+    const known = new Set(others.map((o) => domainOf(o.s)));
+    const domains = new Set(extra.map((x) => domainOf(x.s)));
+    expect(domains.has('')).toBe(false);
+    expect([...domains].filter((d) => !known.has(d)).length).toBeGreaterThanOrEqual(4);
+  });
+
   it('every scenario has a red herring, a correction and at least half its later rounds taught by earlier ones', async () => {
-    for (const { file, s } of [...(await half('tune')), ...(await half('eval'))]) {
+    for (const { file, s } of [...(await half('tune')), ...(await half('eval')), ...(await half('tune2'))]) {
       const labels = s.rounds.map((r) => r.round_label);
       expect(labels, file).toContain('RED HERRING');
       expect(labels, file).toContain('CORRECTION');

@@ -3,7 +3,8 @@ import { contentTerms, surfaceTokens, tidy } from './text.js';
 
 /**
  * The shortest span of `text` that holds all of `stems` that occur in it, in its own words; when that span
- * is long (more than twice the terms plus three), the terms alone in text order. Capped at `maxWords`.
+ * is long (more than twice the terms plus three), the terms alone in text order, each in the form the text first
+ * used for it. Capped at `maxWords`.
  */
 export function phraseFor(text: string, stems: Set<string>, maxWords: number): string {
   const surface = surfaceTokens(text);
@@ -13,7 +14,11 @@ export function phraseFor(text: string, stems: Set<string>, maxWords: number): s
   const hi = hits.at(-1)!.index;
   const span = surface.slice(lo, hi + 1);
   const distinct = new Set(hits.map((h) => h.stem)).size;
-  const words = span.length <= distinct * 2 + 3 ? span : [...new Map(hits.map((h) => [h.stem, surface[h.index]!])).values()];
+  // Each term as the text first wrote it: a later form of the same stem ("short-shipped" after "shipping notice")
+  // would otherwise stand in for it beside words it never stood with.
+  const first = new Map<string, string>();
+  for (const h of hits) if (!first.has(h.stem)) first.set(h.stem, surface[h.index]!);
+  const words = span.length <= distinct * 2 + 3 ? span : [...first.values()];
   return lowerFirst(words.slice(0, maxWords).join(' '));
 }
 

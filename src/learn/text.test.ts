@@ -61,6 +61,13 @@ describe('phrases', () => {
     expect(phraseFor('Disk on the west build agents that run nightly jobs for mobile was full', stemSet('disk full'), 12)).toBe('disk full');
   });
 
+  it('keeps each term in the form the text first used, when a stem comes back later in another form', () => {
+    const cause = "Receipts posted the vendor's shipping notice quantities without counting, and the delivery was short-shipped, leaving phantom stock.";
+    const phrase = phraseFor(cause, stemSet('shipping notice counting short stock'), 12);
+    expect(phrase.startsWith('shipping notice')).toBe(true);
+    expect(phrase).not.toContain('shipped notice');
+  });
+
   it('renders stems as written, lists and articles', () => {
     expect(surfacesOf(['deploy', 'traffic'], ['Errors right after Deploying; traffic flat'])).toEqual(['Deploying', 'traffic']);
     expect(listPhrase(['a', 'b', 'c'])).toBe('a, b and c');
