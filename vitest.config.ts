@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -15,6 +16,11 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'testing/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: ['testing/global-setup.ts'],
     pool: 'forks',
+    // vitest's default is one fork fewer than there are cores: a single fork on a 2-core machine, which leaves a
+    // core idle while a file waits on a child process, a server or the database. Test files isolate what they
+    // share (a scratch PostgreSQL database per run and a schema per test, random Redis key prefixes, free ports,
+    // temp dirs), so two run side by side.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
