@@ -10,10 +10,11 @@ import { recallAt } from './run.js';
 import { chatsCorpus } from './src/chats.js';
 import { faqCorpus } from './src/faq.js';
 import type { Corpus } from './src/format.js';
+import { longChatKinds, longChatsCorpus } from './src/long-chats.js';
 import { tracesCorpus } from './src/traces.js';
 
 describe('bench corpora', () => {
-  for (const make of [chatsCorpus, tracesCorpus, faqCorpus]) {
+  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus]) {
     const built = make();
     it(`${built.name}: the committed file is what the generator writes, with evidence that exists and a frozen split`, () => {
       const committed = JSON.parse(readFileSync(join(import.meta.dirname, `${built.name}.json`), 'utf8')) as Corpus;
@@ -32,6 +33,18 @@ describe('bench corpora', () => {
       expect(Math.abs(2 * tune - frozen.length)).toBeLessThanOrEqual(1);
     });
   }
+
+  it('long-chats: every kind of question splits half and half, and its evidence is a user turn', () => {
+    const corpus = longChatsCorpus();
+    const kinds = longChatKinds();
+    const byId = new Map(corpus.docs.map((d) => [d.id, d]));
+    for (const kind of new Set(kinds.values())) {
+      const qs = corpus.questions.filter((q) => kinds.get(q.id) === kind);
+      expect(qs.filter((q) => q.split === 'tune').length).toBe(qs.length / 2);
+    }
+    for (const q of corpus.questions) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('user');
+    expect(new Set(corpus.docs.map((d) => d.session)).size).toBeGreaterThanOrEqual(40);
+  });
 
   it('scores recall as the share of evidence in the first k', () => {
     expect(recallAt(['a', 'b'], ['x', 'a', 'y', 'b'], 2)).toBe(0.5);
