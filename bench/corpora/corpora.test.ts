@@ -11,10 +11,11 @@ import { chatsCorpus } from './src/chats.js';
 import { faqCorpus } from './src/faq.js';
 import type { Corpus } from './src/format.js';
 import { longChatKinds, longChatsCorpus } from './src/long-chats.js';
+import { longTurnsCorpus } from './src/long-turns.js';
 import { tracesCorpus } from './src/traces.js';
 
 describe('bench corpora', () => {
-  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus]) {
+  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus]) {
     const built = make();
     it(`${built.name}: the committed file is what the generator writes, with evidence that exists and a frozen split`, () => {
       const committed = JSON.parse(readFileSync(join(import.meta.dirname, `${built.name}.json`), 'utf8')) as Corpus;

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { chatsCorpus } from './src/chats.js';
 import { faqCorpus } from './src/faq.js';
 import { longChatsCorpus } from './src/long-chats.js';
+import { longTurnsCorpus } from './src/long-turns.js';
 import { tracesCorpus } from './src/traces.js';
 
-for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus()]) {
+for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus(), longTurnsCorpus()]) {
   for (const q of corpus.questions) {
     if (q.evidence.some((e) => e === undefined)) throw new RangeError(`${corpus.name} ${q.id}: evidence key without a memory`);
   }

@@ -44,6 +44,8 @@ export interface CorporaOptions {
   ks: number[];
   embedder?: Embedder | undefined;
   log?: ((s: string) => void) | undefined;
+  /** Ask only this split's questions (the database is the same): tuning runs never compute the eval half. */
+  split?: 'tune' | 'eval' | undefined;
 }
 
 /** The cached database of a corpus is keyed by the ingest recipe, the corpus' bytes and the model. */
@@ -111,7 +113,8 @@ export async function runCorporaBench(opts: CorporaOptions): Promise<CorporaRepo
   try {
     for (const file of opts.files) {
       const text = readFileSync(file, 'utf8');
-      const corpus = JSON.parse(text) as Corpus;
+      const full = JSON.parse(text) as Corpus;
+      const corpus = opts.split ? { ...full, questions: full.questions.filter((q) => q.split === opts.split) } : full;
       const key = corpusKey(text, inner.model);
       const { memory, idOf, reused } = await openCorpus(corpus, embedder, opts.cacheDir, key, log);
       try {

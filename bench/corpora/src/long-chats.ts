@@ -14,7 +14,7 @@
  */
 import { alternate, pick, rng, sample, type Corpus, type CorpusDoc, type CorpusQuestion } from './format.js';
 
-type Topic = 'photo' | 'pets' | 'cycling' | 'finance' | 'travel' | 'home' | 'music' | 'health' | 'fitness' | 'career' | 'garden' | 'cooking';
+export type Topic = 'photo' | 'pets' | 'cycling' | 'finance' | 'travel' | 'home' | 'music' | 'health' | 'fitness' | 'career' | 'garden' | 'cooking';
 
 export type LongChatKind = 'single' | 'multi' | 'temporal' | 'update';
 
@@ -127,7 +127,7 @@ const QUESTIONS: { q: string; keys: string[]; kind: LongChatKind }[] = [
 ];
 
 /** The user's other turns per topic: requests with no fact a question asks about. */
-const REQUESTS: Record<Topic, string[]> = {
+export const REQUESTS: Record<Topic, string[]> = {
   photo: ['How do I get sharp photos in low light without a flash?', 'What is the difference between aperture priority and shutter priority?', 'How should I back up my photos when travelling?', 'Can you explain the exposure triangle in simple terms?', 'What makes a good portrait background?', 'How do I edit photos so the colours look natural?'],
   pets: ['How often should a dog have its teeth cleaned?', 'What is the best way to introduce a new pet to the household?', 'How do I know if my pet is in pain?', 'Are grain-free diets good for dogs?', 'How do I keep a pet calm at the vet?', 'What should be in a pet first-aid kit?'],
   cycling: ['How do I fix a puncture at the side of the road?', 'What tyre pressure should I run for city riding?', 'How do I stay visible when cycling at night?', 'What should I carry on a long ride?', 'How do I keep my chain from rusting in the rain?', 'Is it worth getting a bike fit?'],
@@ -375,7 +375,7 @@ const CLOSERS = [
 const TOPICS = Object.keys(REQUESTS) as Topic[];
 
 /** An answer of three paragraphs (about 16 to 22 sentences): its topic's advice, then a neighbour's, then a close. */
-function answer(r: () => number, topic: Topic, echo: string | undefined): string {
+export function answer(r: () => number, topic: Topic, echo: string | undefined): string {
   const own = sample(r, ADVICE[topic], 10 + Math.floor(r() * 4));
   const near = sample(r, ADVICE[pick(r, NEAR[topic])], 4 + Math.floor(r() * 4));
   const first = [echo ?? pick(r, OPENERS), ...own.slice(0, Math.ceil(own.length / 2))];
@@ -387,6 +387,11 @@ function answer(r: () => number, topic: Topic, echo: string | undefined): string
 const SESSIONS = 56;
 
 export function longChatsCorpus(): Corpus {
+  return longChatsWithFacts().corpus;
+}
+
+/** The corpus and the memory id of each fact key (for corpora that extend it). */
+export function longChatsWithFacts(): { corpus: Corpus; factDoc: ReadonlyMap<string, string> } {
   const r = rng(22_03);
   const docs: CorpusDoc[] = [];
   const factDoc = new Map<string, string>();
@@ -412,7 +417,7 @@ export function longChatsCorpus(): Corpus {
     t += (4 + Math.floor(r() * 5)) * 86_400_000 + Math.floor(r() * 6) * 3_600_000;
   }
   const questions: CorpusQuestion[] = alternate(QUESTIONS).map((q, i) => ({ id: `q${i + 1}`, q: q.q, evidence: q.keys.map((k) => factDoc.get(k)!), split: q.split }));
-  return { name: 'long-chats', shape: 'long user–assistant chats: many dated sessions, long assistant answers on overlapping topics, questions that reuse some of the user’s words', docs, questions };
+  return { corpus: { name: 'long-chats', shape: 'long user–assistant chats: many dated sessions, long assistant answers on overlapping topics, questions that reuse some of the user’s words', docs, questions }, factDoc };
 }
 
 /** Kind of each question by id, for reading results by kind. */
