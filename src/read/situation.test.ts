@@ -32,6 +32,33 @@ describe('applySituation: what changed', () => {
   });
 });
 
+describe('an episode that may have followed a change', () => {
+  // a states a change; m followed an event the change cues do not read ("since Monday's config refresh"); n stated none.
+  const cues = new Map<string, SituationCues>([
+    ['a', { change: true }],
+    ['m', { change: false, mayHaveChanged: true }],
+    ['n', { change: false }],
+  ]);
+  const eps = [episode('a', 0.9), episode('m', 0.6), episode('n', 0.7)];
+
+  it('is not scaled for a query that states a change', () => {
+    const rel = relevances(applySituation(eps, cues, { change: true }, rescore));
+    expect(rel.get('m')).toBe(0.6);
+    expect(rel.get('n')).toBeCloseTo(0.7 * CHANGE_MISMATCH, 9);
+  });
+
+  it('is not left out behind a best episode that states the change, while one that stated none is', () => {
+    const kept = dropContradicted(applySituation(eps, cues, { change: true }, rescore), cues, { change: true }).map((c) => c.doc.refId);
+    expect(kept).toContain('m');
+    expect(kept).not.toContain('n');
+  });
+
+  it('does not count as matching the query: as the best episode it leaves every other in place', () => {
+    const best = [episode('m', 0.95), episode('n', 0.7)];
+    expect(dropContradicted(applySituation(best, cues, { change: true }, rescore), cues, { change: true }).map((c) => c.doc.refId).sort()).toEqual(['m', 'n']);
+  });
+});
+
 describe('applySituation: intermittent or every time', () => {
   const eps = [episode('race', 0.6), episode('bug', 0.7), episode('quiet', 0.5)];
   const cues = new Map<string, SituationCues>([

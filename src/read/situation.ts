@@ -24,7 +24,7 @@
  * the episode that held the lesson down as often as up.
  */
 import type { MemoryEvent } from '../core/types.js';
-import { changedThing, namesChange, statesChange } from './change-cue.js';
+import { changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
 import { intersectionSize, specificStems } from '../learn/text.js';
 import { statesPattern, type SymptomPattern } from './pattern-cue.js';
 import type { Candidate, ReadDeps } from './types.js';
@@ -39,6 +39,11 @@ export const PATTERN_MISMATCH = 0.6;
 /** What an episode's situation says about its trouble: after a change or not; intermittent, consistent or unsaid. */
 export interface SituationCues {
   change: boolean;
+  /**
+   * The situation follows a dated event the change cues do not read as a change ("since Monday's config refresh"):
+   * it may have followed a change, so a query that states one is not contradicted by it (change-cue.ts `followsUnreadEvent`).
+   */
+  mayHaveChanged?: boolean | undefined;
   pattern?: SymptomPattern | undefined;
   /** What changed, when a change is stated (change-cue.ts `changedThing`): "the agent edited the config" → agent, config. */
   changed?: ReadonlySet<string> | undefined;
@@ -84,7 +89,9 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
     const findings = e.eventIds.slice(0, STORY_EVENTS).flatMap((id) => (events.get(id)?.type === 'observation' ? [events.get(id)!.content] : []));
     // The report may not know what the investigation found: a change in the findings or the cause counts too.
     const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange);
-    out.set(e.id, { change, pattern: statesPattern(ev.content), changed: changedThing(ev.content), causeChange: causeChangeOf(e.rootCause) });
+    // A report that denies a change is not overruled by an event the findings or the cause name.
+    const mayHaveChanged = !change && !deniesChange(ev.content) && [ev.content, ...findings, e.rootCause ?? ''].some(followsUnreadEvent);
+    out.set(e.id, { change, mayHaveChanged, pattern: statesPattern(ev.content), changed: changedThing(ev.content), causeChange: causeChangeOf(e.rootCause) });
   }
   return out;
 }
@@ -109,7 +116,7 @@ export function situationFactor(own: SituationCues | undefined, query: QueryCues
   // A change explains trouble in what changed: a query that states no change and names nothing of a change-driven
   // cause is another incident.
   if (!query.change && own.causeChange && own.causeChange.size > 0 && query.words && intersectionSize(own.causeChange, query.words) === 0) factor *= CHANGE_MISMATCH;
-  if (query.change && !own.change) factor *= CHANGE_MISMATCH;
+  if (query.change && !own.change && !own.mayHaveChanged) factor *= CHANGE_MISMATCH;
   if (query.pattern && own.pattern && own.pattern !== query.pattern) factor *= PATTERN_MISMATCH;
   return factor;
 }
