@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
+import { causeDatesChange, changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
 
 describe('statesChange', () => {
   it.each([
@@ -76,4 +76,18 @@ describe('deniesChange', () => {
     expect(deniesChange('Errors began once the feature flag was enabled.')).toBe(false);
     expect(deniesChange('Dozens of tickets: customers cannot log into the portal.')).toBe(false);
   });
+});
+
+describe('causeDatesChange', () => {
+  it.each([
+    'The overnight re-slotting moved stock to new bins while the handheld app kept its cached old locations.',
+    'The platform team rotated the signing keys yesterday and the cache kept the old set.',
+    'A release rolled out on Saturday changed the default timeout.',
+  ])('a cause names a change made at a time in %j', (text) => expect(causeDatesChange(text)).toBe(true));
+
+  it.each([
+    'A bug in the new app release encoding passwords twice.',
+    'Cache connection pool saturated under peak load overnight.',
+    'Nothing was changed yesterday; the disk filled up.',
+  ])('names none in %j (no time, no verb of changing in the past, or a denial)', (text) => expect(causeDatesChange(text)).toBe(false));
 });

@@ -87,6 +87,24 @@ export function namesChange(text: string): boolean {
   return statesChange(text) || DATED_CHANGE.test(text);
 }
 
+/** When something happened: a day, a part of one, a clock time, "overnight", "last week". */
+const TIME_EXPRESSION =
+  /\b(?:yesterday|today|tonight|overnight|(?:this|last|yesterday)\s+(?:morning|afternoon|evening|night|week|weekend|month)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the weekend)|at\s+\d{1,2}:\d{2})\b/i;
+
+/**
+ * A cause that says a change was made at a time: a verb of changing in the past tense and a time expression in
+ * one clause — "the overnight re-slotting moved stock to new bins", "the team rotated the keys yesterday". An
+ * established cause is what the trouble followed; a finding may name a change beside the point.
+ */
+export function causeDatesChange(cause: string): boolean {
+  return cause.split(CLAUSE_BREAK).some((clause) => {
+    const time = TIME_EXPRESSION.exec(clause);
+    if (!time) return false;
+    const verb = [...clause.matchAll(new RegExp(CHANGE_VERB.source, 'gi'))].find((m) => /(?:ed|ut)$/i.test(m[0]));
+    return verb !== undefined && !DENIED.test(clause.slice(0, verb.index));
+  });
+}
+
 /**
  * The trouble is anchored to an event the verb list may not know. Two shapes, read by structure alone: a dated
  * event ("since Monday's config refresh", "following last week's cutover": something of a named time), and a

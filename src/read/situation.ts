@@ -8,7 +8,11 @@
  * behind three look-alikes; docs/benchmarks.md). That is what tells a change-driven case from the pattern it imitates.
  * The reverse is no evidence: a report that does not mention a change may simply not know of one — which is why an
  * episode counts as change-driven when its findings or its established cause name a change ("a WHERE clause added
- * in yesterday's dashboard edit"), not only when its first report does (change-cue.ts `namesChange`).
+ * in yesterday's dashboard edit"), or its cause says a change was made at a time ("the overnight re-slotting moved
+ * stock"), not only when its first report does (change-cue.ts `namesChange`, `causeDatesChange`). The absence of a
+ * change the cues read is not taken for a contradiction when the episode's story anchors its trouble to an event
+ * they cannot read ("since Monday's config refresh", "after the gradient scaler was dropped": `followsUnreadEvent`):
+ * such an episode may have followed a change, and is neither scaled nor left out (unless its report denies one).
  * What changed matters too: "after the agent edited the config" is like "right after the agent's commit", not
  * like "since the build container was switched to the new toolchain image" (change-cue.ts `changedThing`); when
  * some episode changed the thing the query names, the episodes that changed something else are scaled the same way.
@@ -24,7 +28,7 @@
  * the episode that held the lesson down as often as up.
  */
 import type { MemoryEvent } from '../core/types.js';
-import { changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
+import { causeDatesChange, changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
 import { intersectionSize, specificStems } from '../learn/text.js';
 import { statesPattern, type SymptomPattern } from './pattern-cue.js';
 import type { Candidate, ReadDeps } from './types.js';
@@ -88,7 +92,7 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
     if (!ev) continue;
     const findings = e.eventIds.slice(0, STORY_EVENTS).flatMap((id) => (events.get(id)?.type === 'observation' ? [events.get(id)!.content] : []));
     // The report may not know what the investigation found: a change in the findings or the cause counts too.
-    const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange);
+    const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange) || causeDatesChange(e.rootCause ?? '');
     // A report that denies a change is not overruled by an event the findings or the cause name.
     const mayHaveChanged = !change && !deniesChange(ev.content) && [ev.content, ...findings, e.rootCause ?? ''].some(followsUnreadEvent);
     out.set(e.id, { change, mayHaveChanged, pattern: statesPattern(ev.content), changed: changedThing(ev.content), causeChange: causeChangeOf(e.rootCause) });
