@@ -173,3 +173,17 @@ describe('a change-driven cause and a query that names no change', () => {
     expect(changing.get('attack')).toBeCloseTo(0.5 * CHANGE_MISMATCH, 9);
   });
 });
+
+describe('a negation about who is affected names a change, it denies none', () => {
+  it('"customers who had not updated" names updating: the query is not one that states no change', () => {
+    expect(causeChangeOf('Support inbox flooded with "app opens then vanishes" from customers who had not updated in a year.')).toBeDefined();
+    expect(queryCues('Support inbox flooded with "app opens then vanishes" from customers who had not updated in a year.').words).toBeUndefined();
+    expect(causeChangeOf('Riders whose phones never upgraded report blank screens.')).toBeDefined();
+  });
+
+  it('a denied change stays denied', () => {
+    expect(causeChangeOf('The build broke overnight with no code change.')).toBeUndefined();
+    expect(queryCues('The build broke overnight with no code change.').words).toBeDefined();
+    expect(causeChangeOf('Checkout fails although nothing was deployed.')).toBeUndefined();
+  });
+});

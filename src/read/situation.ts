@@ -104,11 +104,18 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
 const CAUSE_CHANGE = /\b(?:deploy\w*|releas\w*|roll(?:ed|ing|s)?[ -]?out\w*|upgrad\w*|updat\w*|migrat\w*|switch\w*|chang\w*|edit\w*|bump\w*|refactor\w*|commit\w*|introduc\w*|install\w*|patch\w*|rotat\w*|launch\w*|new)\b/i;
 const CAUSE_DENIED = /\b(?:no|not|nothing|without|never|none)\b/i;
 
+/**
+ * A negation in a relative clause about people ("customers who had not updated in a year", "users who never
+ * upgraded") says who is affected, by what they did or did not do: it names the change, it does not deny one.
+ */
+const WHO_DID_NOT = /\bwho(?:se)?\s+(?:[\w'’-]+\s+){0,2}(?:not|never)\s+$/i;
+
 /** A cause that names a change ("a bug in the new app release"): its specific words; undefined otherwise. */
 export function causeChangeOf(cause: string | undefined): Set<string> | undefined {
   if (!cause) return undefined;
   const m = CAUSE_CHANGE.exec(cause);
-  if (!m || CAUSE_DENIED.test(cause.slice(0, m.index))) return undefined;
+  const before = m ? cause.slice(0, m.index) : '';
+  if (!m || (CAUSE_DENIED.test(before) && !WHO_DID_NOT.test(before))) return undefined;
   const words = cause.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '')).filter((w) => w && !CAUSE_CHANGE.test(w));
   return specificStems(words.join(' '));
 }
