@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedThing, namesChange, statesChange } from './change-cue.js';
+import { causeDatesChange, changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
 
 describe('statesChange', () => {
   it.each([
@@ -9,6 +9,8 @@ describe('statesChange', () => {
     'Since the CI runner image was upgraded this morning, date tests fail on every run.',
     'The travel request was returned since the new travel policy started this month.',
     'Errors began once the feature flag was enabled.',
+    // A word of the symptom that is also a verb of changing ("launch") comes before the temporal clause.
+    "Play Console shows a wave of force-closes at launch among long-time users after Tuesday's rollout.",
   ])('reads a change in %j', (text) => expect(statesChange(text)).toBe(true));
 
   it.each([
@@ -46,4 +48,46 @@ describe('namesChange', () => {
     'names none in %j',
     (text) => expect(namesChange(text)).toBe(false),
   );
+});
+
+describe('followsUnreadEvent', () => {
+  it.each([
+    "The ranker run diverges within the first 500 steps since Monday's config refresh.",
+    "Checkout totals are off following last week's cutover.",
+    'Float16 overflow under automatic mixed precision after the gradient scaler was dropped.',
+    'A breaking minor version picked up when the lockfile was regenerated.',
+  ])('reads an event the trouble followed in %j', (text) => expect(followsUnreadEvent(text)).toBe(true));
+
+  it.each([
+    'Order confirmation emails have been landing in spam folders since Thursday.',
+    'The deliverability dashboard went red at once after a weekend.',
+    'The top-up was applied twice after it was delivered again.',
+    'Every checkpoint after epoch 4 is garbage.',
+    "Nothing happened since Monday's maintenance window was cancelled.",
+  ])('reads none in %j (a time, a pronoun subject, or a denial)', (text) => expect(followsUnreadEvent(text)).toBe(false));
+});
+
+describe('deniesChange', () => {
+  it('reads a named and denied change', () => {
+    expect(deniesChange('The build broke overnight with no code change: "TypeError".')).toBe(true);
+    expect(deniesChange('Nothing was deployed since Friday, yet checkout fails.')).toBe(true);
+  });
+  it('reads none in a stated change or a report without one', () => {
+    expect(deniesChange('Errors began once the feature flag was enabled.')).toBe(false);
+    expect(deniesChange('Dozens of tickets: customers cannot log into the portal.')).toBe(false);
+  });
+});
+
+describe('causeDatesChange', () => {
+  it.each([
+    'The overnight re-slotting moved stock to new bins while the handheld app kept its cached old locations.',
+    'The platform team rotated the signing keys yesterday and the cache kept the old set.',
+    'A release rolled out on Saturday changed the default timeout.',
+  ])('a cause names a change made at a time in %j', (text) => expect(causeDatesChange(text)).toBe(true));
+
+  it.each([
+    'A bug in the new app release encoding passwords twice.',
+    'Cache connection pool saturated under peak load overnight.',
+    'Nothing was changed yesterday; the disk filled up.',
+  ])('names none in %j (no time, no verb of changing in the past, or a denial)', (text) => expect(causeDatesChange(text)).toBe(false));
 });

@@ -17,14 +17,30 @@ const CHANGE_VERB =
 const PASSIVE_CHANGE = /\b(?:was|were|got|been|being)\s+(?:\w+\s+)?(?:deployed|released|upgraded|updated|migrated|switched|changed|edited|bumped|moved|introduced|enabled|installed|patched|rotated|replaced)\b/i;
 const DENIED = /\b(?:no|not|nothing|without|never|none)\b[^,]*$/i;
 
-function clauseStatesChange(clause: string): boolean {
+/** The first verb of changing after the clause's first "since / after / when …" ("… at launch after Tuesday's rollout": rollout). */
+function changeVerbAfterTemporal(clause: string): number {
   const t = TEMPORAL.exec(clause);
-  const verb = CHANGE_VERB.exec(clause);
+  if (!t) return -1;
+  const from = t.index + t[0].length;
+  const verb = CHANGE_VERB.exec(clause.slice(from));
+  return verb ? from + verb.index : -1;
+}
+
+function clauseStatesChange(clause: string): boolean {
+  const verb = changeVerbAfterTemporal(clause);
   const passive = PASSIVE_CHANGE.exec(clause);
-  const at = verb && t && verb.index > t.index ? verb.index : passive ? passive.index : -1;
+  const at = verb >= 0 ? verb : passive ? passive.index : -1;
   if (at < 0) return false;
   // "no code change", "nothing changed", "without a release": the change is denied.
   return !DENIED.test(clause.slice(0, at));
+}
+
+/** A change is named and denied: "with no code change", "nothing was deployed since Friday". */
+export function deniesChange(text: string): boolean {
+  return text.split(CLAUSE_BREAK).some((clause) => {
+    const verb = CHANGE_VERB.exec(clause) ?? PASSIVE_CHANGE.exec(clause);
+    return verb !== null && DENIED.test(clause.slice(0, verb.index));
+  });
 }
 
 /** The text says its trouble followed a change. */
@@ -50,7 +66,8 @@ export function changedThing(text: string): Set<string> {
     for (const part of clause.split(PART_BREAK)) {
       if (!clauseStatesChange(part)) continue;
       // From the last "since / after / when …" before the verb of changing: "after sign-in since the release that …".
-      const verb = CHANGE_VERB.exec(part)?.index ?? part.length;
+      const after = changeVerbAfterTemporal(part);
+      const verb = after >= 0 ? after : (CHANGE_VERB.exec(part)?.index ?? part.length);
       const starts = [...part.matchAll(new RegExp(TEMPORAL.source, 'gi'))].filter((m) => m.index < verb);
       const t = starts.at(-1);
       const named = t ? part.slice(t.index + t[0].length) : part;
@@ -68,4 +85,43 @@ const DATED_CHANGE =
 /** A finding or a cause names a change: stated as in a report (statesChange), or as a dated change. */
 export function namesChange(text: string): boolean {
   return statesChange(text) || DATED_CHANGE.test(text);
+}
+
+/** When something happened: a day, a part of one, a clock time, "overnight", "last week". */
+const TIME_EXPRESSION =
+  /\b(?:yesterday|today|tonight|overnight|(?:this|last|yesterday)\s+(?:morning|afternoon|evening|night|week|weekend|month)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the weekend)|at\s+\d{1,2}:\d{2})\b/i;
+
+/**
+ * A cause that says a change was made at a time: a verb of changing in the past tense and a time expression in
+ * one clause — "the overnight re-slotting moved stock to new bins", "the team rotated the keys yesterday". An
+ * established cause is what the trouble followed; a finding may name a change beside the point.
+ */
+export function causeDatesChange(cause: string): boolean {
+  return cause.split(CLAUSE_BREAK).some((clause) => {
+    const time = TIME_EXPRESSION.exec(clause);
+    if (!time) return false;
+    const verb = [...clause.matchAll(new RegExp(CHANGE_VERB.source, 'gi'))].find((m) => /(?:ed|ut)$/i.test(m[0]));
+    return verb !== undefined && !DENIED.test(clause.slice(0, verb.index));
+  });
+}
+
+/**
+ * The trouble is anchored to an event the verb list may not know. Two shapes, read by structure alone: a dated
+ * event ("since Monday's config refresh", "following last week's cutover": something of a named time), and a
+ * passive clause with a named subject ("after the gradient scaler was dropped", "when the lockfile was
+ * regenerated": something was done to a thing). The trouble followed something that happened; whether it was a
+ * change of the kind `statesChange` reads is not said. An episode whose situation says this is not one that
+ * states no change (situation.ts).
+ */
+const DATED_EVENT =
+  /\b(?:since|after|following)\s+(?:(?:last|this)\s+)?(?:yesterday|today|tonight|morning|afternoon|evening|night|weekend|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)['’]s\s+[\w-]+/i;
+const DONE_TO_A_THING = /\b(?:since|after|following|once|when)\s+(?:the|a|an|our|their|its|his|her|your|my)\s+(?:[\w-]+\s+){0,3}(?:was|were|got|had been|has been|have been)\s+(?:\w+ly\s+)?\w+(?:ed|en)\b/i;
+
+export function followsUnreadEvent(text: string): boolean {
+  return text.split(CLAUSE_BREAK).some((clause) =>
+    [DATED_EVENT, DONE_TO_A_THING].some((re) => {
+      const m = re.exec(clause);
+      return m !== null && !DENIED.test(clause.slice(0, m.index));
+    }),
+  );
 }

@@ -32,6 +32,33 @@ describe('applySituation: what changed', () => {
   });
 });
 
+describe('an episode that may have followed a change', () => {
+  // a states a change; m followed an event the change cues do not read ("since Monday's config refresh"); n stated none.
+  const cues = new Map<string, SituationCues>([
+    ['a', { change: true }],
+    ['m', { change: false, mayHaveChanged: true }],
+    ['n', { change: false }],
+  ]);
+  const eps = [episode('a', 0.9), episode('m', 0.6), episode('n', 0.7)];
+
+  it('is not scaled for a query that states a change', () => {
+    const rel = relevances(applySituation(eps, cues, { change: true }, rescore));
+    expect(rel.get('m')).toBe(0.6);
+    expect(rel.get('n')).toBeCloseTo(0.7 * CHANGE_MISMATCH, 9);
+  });
+
+  it('is not left out behind a best episode that states the change, while one that stated none is', () => {
+    const kept = dropContradicted(applySituation(eps, cues, { change: true }, rescore), cues, { change: true }).map((c) => c.doc.refId);
+    expect(kept).toContain('m');
+    expect(kept).not.toContain('n');
+  });
+
+  it('does not count as matching the query: as the best episode it leaves every other in place', () => {
+    const best = [episode('m', 0.95), episode('n', 0.7)];
+    expect(dropContradicted(applySituation(best, cues, { change: true }, rescore), cues, { change: true }).map((c) => c.doc.refId).sort()).toEqual(['m', 'n']);
+  });
+});
+
 describe('applySituation: intermittent or every time', () => {
   const eps = [episode('race', 0.6), episode('bug', 0.7), episode('quiet', 0.5)];
   const cues = new Map<string, SituationCues>([
@@ -144,5 +171,19 @@ describe('a change-driven cause and a query that names no change', () => {
     const changing = relevances(applySituation(eps, cues, queryCues('Failed logins doubled after the new login page was deployed.'), rescore));
     expect(changing.get('release')).toBeCloseTo(0.6 * CHANGE_MISMATCH, 9);
     expect(changing.get('attack')).toBeCloseTo(0.5 * CHANGE_MISMATCH, 9);
+  });
+});
+
+describe('a negation about who is affected names a change, it denies none', () => {
+  it('"customers who had not updated" names updating: the query is not one that states no change', () => {
+    expect(causeChangeOf('Support inbox flooded with "app opens then vanishes" from customers who had not updated in a year.')).toBeDefined();
+    expect(queryCues('Support inbox flooded with "app opens then vanishes" from customers who had not updated in a year.').words).toBeUndefined();
+    expect(causeChangeOf('Riders whose phones never upgraded report blank screens.')).toBeDefined();
+  });
+
+  it('a denied change stays denied', () => {
+    expect(causeChangeOf('The build broke overnight with no code change.')).toBeUndefined();
+    expect(queryCues('The build broke overnight with no code change.').words).toBeDefined();
+    expect(causeChangeOf('Checkout fails although nothing was deployed.')).toBeUndefined();
   });
 });

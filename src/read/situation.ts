@@ -8,7 +8,11 @@
  * behind three look-alikes; docs/benchmarks.md). That is what tells a change-driven case from the pattern it imitates.
  * The reverse is no evidence: a report that does not mention a change may simply not know of one — which is why an
  * episode counts as change-driven when its findings or its established cause name a change ("a WHERE clause added
- * in yesterday's dashboard edit"), not only when its first report does (change-cue.ts `namesChange`).
+ * in yesterday's dashboard edit"), or its cause says a change was made at a time ("the overnight re-slotting moved
+ * stock"), not only when its first report does (change-cue.ts `namesChange`, `causeDatesChange`). The absence of a
+ * change the cues read is not taken for a contradiction when the episode's story anchors its trouble to an event
+ * they cannot read ("since Monday's config refresh", "after the gradient scaler was dropped": `followsUnreadEvent`):
+ * such an episode may have followed a change, and is neither scaled nor left out (unless its report denies one).
  * What changed matters too: "after the agent edited the config" is like "right after the agent's commit", not
  * like "since the build container was switched to the new toolchain image" (change-cue.ts `changedThing`); when
  * some episode changed the thing the query names, the episodes that changed something else are scaled the same way.
@@ -24,7 +28,7 @@
  * the episode that held the lesson down as often as up.
  */
 import type { MemoryEvent } from '../core/types.js';
-import { changedThing, namesChange, statesChange } from './change-cue.js';
+import { causeDatesChange, changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
 import { intersectionSize, specificStems } from '../learn/text.js';
 import { statesPattern, type SymptomPattern } from './pattern-cue.js';
 import type { Candidate, ReadDeps } from './types.js';
@@ -39,6 +43,11 @@ export const PATTERN_MISMATCH = 0.6;
 /** What an episode's situation says about its trouble: after a change or not; intermittent, consistent or unsaid. */
 export interface SituationCues {
   change: boolean;
+  /**
+   * The situation follows a dated event the change cues do not read as a change ("since Monday's config refresh"):
+   * it may have followed a change, so a query that states one is not contradicted by it (change-cue.ts `followsUnreadEvent`).
+   */
+  mayHaveChanged?: boolean | undefined;
   pattern?: SymptomPattern | undefined;
   /** What changed, when a change is stated (change-cue.ts `changedThing`): "the agent edited the config" → agent, config. */
   changed?: ReadonlySet<string> | undefined;
@@ -83,8 +92,10 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
     if (!ev) continue;
     const findings = e.eventIds.slice(0, STORY_EVENTS).flatMap((id) => (events.get(id)?.type === 'observation' ? [events.get(id)!.content] : []));
     // The report may not know what the investigation found: a change in the findings or the cause counts too.
-    const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange);
-    out.set(e.id, { change, pattern: statesPattern(ev.content), changed: changedThing(ev.content), causeChange: causeChangeOf(e.rootCause) });
+    const change = statesChange(ev.content) || [...findings, e.rootCause ?? ''].some(namesChange) || causeDatesChange(e.rootCause ?? '');
+    // A report that denies a change is not overruled by an event the findings or the cause name.
+    const mayHaveChanged = !change && !deniesChange(ev.content) && [ev.content, ...findings, e.rootCause ?? ''].some(followsUnreadEvent);
+    out.set(e.id, { change, mayHaveChanged, pattern: statesPattern(ev.content), changed: changedThing(ev.content), causeChange: causeChangeOf(e.rootCause) });
   }
   return out;
 }
@@ -93,11 +104,18 @@ export async function situationCues(deps: ReadDeps, tenant: string, episodeIds: 
 const CAUSE_CHANGE = /\b(?:deploy\w*|releas\w*|roll(?:ed|ing|s)?[ -]?out\w*|upgrad\w*|updat\w*|migrat\w*|switch\w*|chang\w*|edit\w*|bump\w*|refactor\w*|commit\w*|introduc\w*|install\w*|patch\w*|rotat\w*|launch\w*|new)\b/i;
 const CAUSE_DENIED = /\b(?:no|not|nothing|without|never|none)\b/i;
 
+/**
+ * A negation in a relative clause about people ("customers who had not updated in a year", "users who never
+ * upgraded") says who is affected, by what they did or did not do: it names the change, it does not deny one.
+ */
+const WHO_DID_NOT = /\bwho(?:se)?\s+(?:[\w'’-]+\s+){0,2}(?:not|never)\s+$/i;
+
 /** A cause that names a change ("a bug in the new app release"): its specific words; undefined otherwise. */
 export function causeChangeOf(cause: string | undefined): Set<string> | undefined {
   if (!cause) return undefined;
   const m = CAUSE_CHANGE.exec(cause);
-  if (!m || CAUSE_DENIED.test(cause.slice(0, m.index))) return undefined;
+  const before = m ? cause.slice(0, m.index) : '';
+  if (!m || (CAUSE_DENIED.test(before) && !WHO_DID_NOT.test(before))) return undefined;
   const words = cause.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '')).filter((w) => w && !CAUSE_CHANGE.test(w));
   return specificStems(words.join(' '));
 }
@@ -109,7 +127,7 @@ export function situationFactor(own: SituationCues | undefined, query: QueryCues
   // A change explains trouble in what changed: a query that states no change and names nothing of a change-driven
   // cause is another incident.
   if (!query.change && own.causeChange && own.causeChange.size > 0 && query.words && intersectionSize(own.causeChange, query.words) === 0) factor *= CHANGE_MISMATCH;
-  if (query.change && !own.change) factor *= CHANGE_MISMATCH;
+  if (query.change && !own.change && !own.mayHaveChanged) factor *= CHANGE_MISMATCH;
   if (query.pattern && own.pattern && own.pattern !== query.pattern) factor *= PATTERN_MISMATCH;
   return factor;
 }

@@ -96,6 +96,19 @@ describe('root-cause vectors stored at close', () => {
     expect(seen.length).toBe(before);
   });
 
+  it('a corrected cause is stored and read under its own text, never with the corrected-away vector', async () => {
+    const ep = episodes.find((e) => e.closed && e.rootCause)!;
+    const corrected = { ...ep, rootCause: 'The read replica lagged behind the primary after a failover.' };
+    const n = await storeCauseVectors({ storage, embedder: countingEmbedder(seen), onError: (e) => { throw e; } }, [corrected]);
+    expect(n).toBe(1);
+    const [own] = await sharedEmbedder().embed([corrected.rootCause]);
+    const deps = { storage, embedQuery: async () => { throw new Error('a stored cause is not embedded again'); } } as unknown as Parameters<typeof causeVectors>[0];
+    const read = await causeVectors(deps, [corrected.rootCause]);
+    expect([...read.get(corrected.rootCause)!]).toEqual([...own!]);
+    const [old] = (await storage.getEmbeddings([causeVectorKey(ep.rootCause!)])).values();
+    expect([...own!]).not.toEqual([...old!]);
+  });
+
   it('forgetting an episode drops its cause vector', async () => {
     const ep = episodes.find((e) => e.closed && e.rootCause && episodes.filter((o) => o.rootCause === e.rootCause).length === 1)!;
     expect((await storage.getEmbeddings([causeVectorKey(ep.rootCause!)])).size).toBe(1);
