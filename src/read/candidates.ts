@@ -14,7 +14,7 @@ import { eventToDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../ports/storage.js';
-import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type Fused, type VectorCalibration } from './fuse.js';
+import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type FuseInput, type Fused, type VectorCalibration } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
 import { LENGTH_TOP, lexicalReliability } from './reliability.js';
@@ -225,41 +225,68 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
   const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);
 
-  const cosines = new Map<number, number>(vecHits.map((h) => [h.docId, h.score]));
-  if (useVector) {
-    for (const d of docs) {
-      const v = vectors.get(d.contentHash);
-      if (!cosines.has(d.docId) && v) cosines.set(d.docId, cosine(vector, v));
-    }
-  }
-  const pool = vecHits.map((h) => h.score);
-  const codes = useLexical ? exactTokens(req.query) : [];
   const conversational = looksConversational(docs);
-  const exact = new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)]));
-  const length = new Map(docs.map((d) => [d.docId, d.text.length]));
-  const lengths = (hs: readonly DocHit[]) => hs.slice(0, LENGTH_TOP).flatMap((h) => length.get(h.docId) ?? []);
-  const lexicalWeight = useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1;
-  const fused = fuse(
-    docs.map((d) => d.docId),
-    {
-      lexical: useLexical ? new Map(lexHits.map((h) => [h.docId, h.score])) : undefined,
-      lexicalCeiling: lexicalCeiling(termBest),
-      exact,
-      cosines: useVector ? cosines : undefined,
-      vectorPool: useVector ? pool : undefined,
-      vectorKeep: useVector && conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
-      lexicalWeight,
-      concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
-      // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
-      lexicalPool: useLexical && useVector ? mainLexHits.map((h) => h.score) : undefined,
-    },
-  );
+  const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits, mainLexHits, termBest, vecHits, conversational });
+  const pool = vecHits.map((h) => h.score);
+  const fused = fuse(docs.map((d) => d.docId), input);
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.
   const prefetched = new Set(lexLoaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId));
   const events = req.mode === 'hybrid' ? new Map([...lexLoaded.events].filter(([id]) => prefetched.has(id))) : undefined;
   const loadedEvents = new Map([...lexLoaded.events, ...vecLoaded.events]);
   const facts = new Map([...lexLoaded.facts, ...vecLoaded.facts]);
   return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events, loadedEvents, facts, conversational };
+}
+
+/** What `fusionInputs` reads: the candidates, their vectors and the hits of each signal. */
+export interface FusionSources {
+  docs: readonly Doc[];
+  /** Stored vectors by content hash. */
+  vectors: ReadonlyMap<string, Float32Array>;
+  /** The query vector; undefined: the vector signal did not run. */
+  vector: Float32Array | undefined;
+  useLexical: boolean;
+  /** Every lexical hit (the main search's and those from the time the query names). */
+  lexHits: readonly DocHit[];
+  /** The main lexical search's hits (the lexical pool). */
+  mainLexHits: readonly DocHit[];
+  /** Each query term's best BM25 in the index (lexicalCeiling). */
+  termBest: readonly number[];
+  /** The vector search's hits (the vector pool). */
+  vecHits: readonly DocHit[];
+  /** The candidates read as a conversation (the question form applies). */
+  conversational: boolean;
+}
+
+/**
+ * The inputs of `fuse` for one query (fuse.ts): BM25 and its ceiling, exact tokens, cosines (a candidate outside the
+ * vector pool gets its cosine from its stored vector), the pools that calibrate each signal, the question form, the
+ * lexical reliability and the concept evidence. A signal that did not run leaves its inputs undefined.
+ */
+export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDiscount' | 'concepts'>, src: FusionSources): FuseInput {
+  const { docs, vector, useLexical, mainLexHits, vecHits } = src;
+  const useVector = vector !== undefined;
+  const cosines = new Map<number, number>(vecHits.map((h) => [h.docId, h.score]));
+  if (useVector) {
+    for (const d of docs) {
+      const v = src.vectors.get(d.contentHash);
+      if (!cosines.has(d.docId) && v) cosines.set(d.docId, cosine(vector, v));
+    }
+  }
+  const codes = useLexical ? exactTokens(req.query) : [];
+  const length = new Map(docs.map((d) => [d.docId, d.text.length]));
+  const lengths = (hs: readonly DocHit[]) => hs.slice(0, LENGTH_TOP).flatMap((h) => length.get(h.docId) ?? []);
+  return {
+    lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
+    lexicalCeiling: lexicalCeiling(src.termBest),
+    exact: new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)])),
+    cosines: useVector ? cosines : undefined,
+    vectorPool: useVector ? vecHits.map((h) => h.score) : undefined,
+    vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
+    lexicalWeight: useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1,
+    concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
+    // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
+    lexicalPool: useLexical && useVector ? mainLexHits.map((h) => h.score) : undefined,
+  };
 }
 
 /**

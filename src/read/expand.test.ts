@@ -7,6 +7,7 @@ import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-su
 import { search } from './search.js';
 import { makeEvent, T0 } from './fixtures.test-support.js';
 import { emptyBreakdown } from './score.js';
+import { DAY_TIME_BOOST } from './time-window.js';
 import type { Candidate } from './types.js';
 
 describe('mentionedNames', () => {
@@ -162,16 +163,16 @@ describe('expandCandidates (SQLite)', () => {
     expect(hybrid[2]!.doc.docId).toBeUndefined();
   });
 
-  it('doubles the relevance of memories from the time the query names (capped at 1), whatever their kind', async () => {
+  it('multiplies the relevance of memories from the day the query names (1 + DAY_TIME_BOOST, capped at 1), whatever their kind', async () => {
     const [q, , a] = events;
     const day = new Date(T0).toISOString().slice(0, 10); // the fixture's day, as YYYY-MM-DD
     const onDay = `What did Bob paint on ${day}?`;
     const elsewhere = { ...cand(q!, 0.4, 1), doc: { ...cand(q!, 0.4, 1).doc, ts: T0 - 30 * 86_400_000 } };
-    const fact: Candidate = { doc: { ...eventToDoc(a!), kind: 'fact', refId: 'fct_1', docId: 9 }, origin: 'semantic', scores: { ...emptyBreakdown(), relevance: 0.3, final: 0.3 } };
-    const out = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorBonus: 0 } }), [elsewhere, cand(a!, 0.35, 2), fact]);
+    const fact: Candidate = { doc: { ...eventToDoc(a!), kind: 'fact', refId: 'fct_1', docId: 9 }, origin: 'semantic', scores: { ...emptyBreakdown(), relevance: 0.1, final: 0.1 } };
+    const out = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorBonus: 0 } }), [elsewhere, cand(a!, 0.125, 2), fact]);
     expect(out.map((c) => [c.doc.refId, c.scores.relevance])).toEqual([
-      ['evt_a', 0.7],
-      ['fct_1', 0.6],
+      ['evt_a', 0.125 * (1 + DAY_TIME_BOOST)],
+      ['fct_1', 0.1 * (1 + DAY_TIME_BOOST)],
       ['evt_q', 0.4],
     ]);
     const capped = await expandCandidates(store.storage, req({ query: onDay, settings: { seeds: 0, authorBonus: 0 } }), [cand(a!, 0.8, 2)]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DATE_SCAN_CHARS, queryTimeWindow, timeFactor, TIME_BOOST } from './time-window.js';
+import { DAY_TIME_BOOST, MAX_DATE_SCAN_CHARS, namesDays, queryTimeWindow, timeFactor, TIME_BOOST } from './time-window.js';
 
 const NOW = Date.UTC(2026, 10, 24, 10); // Tuesday 24 November 2026, 10:00 UTC
 const DAY = 86_400_000;
@@ -39,5 +39,35 @@ describe('timeFactor', () => {
     expect(timeFactor(day(2023, 7, 15), w)).toBe(1 + TIME_BOOST);
     expect(timeFactor(day(2023, 8, 15), w)).toBe(1);
     expect(timeFactor(day(2023, 7, 15), undefined)).toBe(1);
+  });
+
+  it('boosts a named day more than a week, a month or a year', () => {
+    expect(DAY_TIME_BOOST).toBeGreaterThan(TIME_BOOST);
+    const onDay = queryTimeWindow('What did Maria mention on 31 July, 2023?', NOW)!;
+    expect(timeFactor(day(2023, 7, 31), onDay)).toBe(1 + DAY_TIME_BOOST);
+    expect(timeFactor(day(2023, 7, 15), onDay)).toBe(1);
+    const yesterday = queryTimeWindow('what broke yesterday?', NOW)!;
+    expect(timeFactor(day(2026, 11, 23), yesterday)).toBe(1 + TIME_BOOST);
+    const week = queryTimeWindow('what did we decide last week', NOW)!;
+    expect(timeFactor(day(2026, 11, 17), week)).toBe(1 + TIME_BOOST);
+    const year = queryTimeWindow('where did we travel last year', NOW)!;
+    expect(timeFactor(day(2025, 6, 1), year)).toBe(1 + TIME_BOOST);
+  });
+});
+
+describe('namesDays', () => {
+  it('is true for a calendar date of a few days at most, false for relative days, a week, a month or a year', () => {
+    expect(namesDays(queryTimeWindow('on October 13, 2023', NOW)!)).toBe(true);
+    expect(namesDays(queryTimeWindow('as mentioned on 3 June, 2023', NOW)!)).toBe(true);
+    expect(namesDays({ start: day(2023, 5, 3) - DAY, end: day(2023, 5, 6) + DAY, calendar: true })).toBe(true);
+    expect(namesDays({ start: day(2023, 5, 3) - DAY, end: day(2023, 5, 7) + DAY, calendar: true })).toBe(false);
+    expect(namesDays({ start: day(2023, 5, 3) - DAY, end: day(2023, 5, 4) + DAY })).toBe(false);
+    expect(namesDays(queryTimeWindow('last Tuesday', NOW)!)).toBe(false);
+    expect(namesDays(queryTimeWindow('what broke yesterday?', NOW)!)).toBe(false);
+    expect(namesDays(queryTimeWindow("Which team owns the service behind Monday's checkout errors?", NOW)!)).toBe(false);
+    expect(namesDays(queryTimeWindow('last week', NOW)!)).toBe(false);
+    expect(namesDays(queryTimeWindow('Which CI service does the project use now?', NOW)!)).toBe(false);
+    expect(namesDays(queryTimeWindow('in July 2023', NOW)!)).toBe(false);
+    expect(namesDays(queryTimeWindow('last year', NOW)!)).toBe(false);
   });
 });

@@ -25,6 +25,14 @@
  *
  * A month or a day without a year ("in June", "on June 5") names no single time: it is ignored rather than
  * guessed.
+ *
+ * The boost follows how precisely the query names the time: calendar days ("on 3 June, 2023", at most NARROW_DAYS of
+ * them) multiply by 1 + DAY_TIME_BOOST; a week, a month, a year, or a day named relative to now ("yesterday",
+ * "Monday's errors") by 1 + TIME_BOOST. A named
+ * day holds a session or two, a month dozens: the narrower the window, the likelier its memories are the ones meant,
+ * and a memory from then that shares few of the query's words ("last week I dropped off that stuff I baked at the
+ * homeless shelter" for "What community service did Maria mention on 31 July, 2023?") still trails the better-worded
+ * memories of other days under a doubling. Measured on LoCoMo dev in docs/benchmarks.md ("Temporal anchoring").
  */
 import { createRequire } from 'node:module';
 
@@ -36,8 +44,13 @@ function chronoEnglish(): typeof import('chrono-node/en') {
 }
 
 export const TIME_BOOST = 1;
+/** The boost inside a window of at most NARROW_DAYS named days (see above). */
+export const DAY_TIME_BOOST = 4;
+/** A window naming at most this many days (before the slack) is a narrow one. */
+export const NARROW_DAYS = 3;
 const DAY_MS = 86_400_000;
 const SLACK_MS = DAY_MS;
+const YEAR_RE = /\b\d{4}\b/;
 /** Only the first this many characters of a query are read for a date. */
 export const MAX_DATE_SCAN_CHARS = 500;
 
@@ -48,6 +61,8 @@ export interface TimeWindow {
   end: number;
   /** The words of the query that named it. */
   text: string;
+  /** Named by a calendar date (day, month and year in the words), not relative to now (see `namesDays`). */
+  calendar?: boolean | undefined;
 }
 
 /**
@@ -64,7 +79,10 @@ export function queryTimeWindow(query: string, now: number): TimeWindow | undefi
     const d = s.get('day')!;
     let from: number;
     let to: number;
+    let calendar = false;
     if (s.isCertain('day') || s.isCertain('weekday')) {
+      // chrono marks relative days ("yesterday") certain too; a calendar date writes its year out.
+      calendar = s.isCertain('month') && YEAR_RE.test(r.text);
       if (s.isCertain('month') && !s.isCertain('year')) continue;
       const end = r.end ?? s;
       const week = /\bweeks?\b/i.test(r.text) ? 3 : 0;
@@ -80,12 +98,23 @@ export function queryTimeWindow(query: string, now: number): TimeWindow | undefi
     } else {
       continue;
     }
-    return { start: from - SLACK_MS, end: to + SLACK_MS, text: r.text };
+    return { start: from - SLACK_MS, end: to + SLACK_MS, text: r.text, ...(calendar ? { calendar } : {}) };
   }
   return undefined;
 }
 
-/** The relevance factor for a memory of time `ts`: 1 + TIME_BOOST inside the window, else 1. */
+/**
+ * Whether the query names calendar days: a date with its day, month and year ("on 31 July, 2023", "from May 3 to May 5,
+ * 2023") spanning at most NARROW_DAYS days. Days named relative to now ("yesterday", "last Tuesday", "Monday's errors",
+ * "now") are not: they say when something happened, and the memory telling of it is often written days later, while a
+ * calendar date in a question is most often read off the record itself.
+ */
+export function namesDays(window: Pick<TimeWindow, 'start' | 'end' | 'calendar'>): boolean {
+  return window.calendar === true && window.end - window.start - 2 * SLACK_MS <= NARROW_DAYS * DAY_MS;
+}
+
+/** The relevance factor for a memory of time `ts`: 1 + DAY_TIME_BOOST or 1 + TIME_BOOST inside the window, else 1. */
 export function timeFactor(ts: number, window: TimeWindow | undefined): number {
-  return window !== undefined && ts >= window.start && ts < window.end ? 1 + TIME_BOOST : 1;
+  if (window === undefined || ts < window.start || ts >= window.end) return 1;
+  return 1 + (namesDays(window) ? DAY_TIME_BOOST : TIME_BOOST);
 }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { DocHit } from '../ports/storage.js';
+import { fusionInputs, type FusionSources } from './candidates.js';
+import { makeDoc } from './fixtures.test-support.js';
+
+const unit = (...xs: number[]) => {
+  const n = Math.hypot(...xs);
+  return Float32Array.from(xs.map((x) => x / n));
+};
+const hit = (docId: number, score: number): DocHit => ({ docId, score }) as DocHit;
+
+const docs = [
+  makeDoc({ docId: 1, contentHash: 'h1', text: 'The deploy failed with ERR_PG_53300 again.' }),
+  makeDoc({ docId: 2, contentHash: 'h2', text: 'Did the deploy fail? What happened?' }),
+  makeDoc({ docId: 3, contentHash: 'h3', text: 'Lunch was good.' }),
+];
+const vectors = new Map([
+  ['h1', unit(1, 0)],
+  ['h2', unit(1, 1)],
+]);
+const sources = (over: Partial<FusionSources> = {}): FusionSources => ({
+  docs,
+  vectors,
+  vector: unit(1, 0),
+  useLexical: true,
+  lexHits: [hit(1, 4), hit(2, 2)],
+  mainLexHits: [hit(1, 4)],
+  termBest: [4, 0],
+  vecHits: [hit(1, 0.9)],
+  conversational: false,
+  ...over,
+});
+const query = { query: 'Why did the deploy fail with ERR_PG_53300?', questionDiscount: 1, concepts: false };
+
+describe('fusionInputs', () => {
+  it('takes a cosine from the vector pool, computes it from the stored vector outside it, and has none without one', () => {
+    const input = fusionInputs(query, sources());
+    expect(input.cosines?.get(1)).toBe(0.9);
+    expect(input.cosines?.get(2)).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(input.cosines?.has(3)).toBe(false);
+    expect(input.vectorPool).toEqual([0.9]);
+    expect(input.lexicalPool).toEqual([4]);
+  });
+
+  it('reads BM25 of every lexical hit, the ceiling of the per-term bests, and the exact tokens', () => {
+    const input = fusionInputs(query, sources());
+    expect([...(input.lexical?.entries() ?? [])]).toEqual([
+      [1, 4],
+      [2, 2],
+    ]);
+    expect(input.lexicalCeiling).toBe(8);
+    expect(input.exact?.get(1)).toBe(1);
+    expect(input.exact?.get(2)).toBe(0);
+  });
+
+  it('leaves the vector inputs, the standout pool and the concepts out when the vector signal did not run', () => {
+    const input = fusionInputs(query, sources({ vector: undefined }));
+    expect(input.cosines).toBeUndefined();
+    expect(input.vectorPool).toBeUndefined();
+    expect(input.lexicalPool).toBeUndefined();
+    expect(input.concept).toBeUndefined();
+    expect(input.lexicalWeight).toBe(1);
+  });
+
+  it('leaves the lexical inputs out in vector mode', () => {
+    const input = fusionInputs(query, sources({ useLexical: false }));
+    expect(input.lexical).toBeUndefined();
+    expect(input.lexicalPool).toBeUndefined();
+    expect(input.exact?.get(1)).toBe(0);
+  });
+
+  it('applies the question form only to a conversational pool', () => {
+    expect(fusionInputs(query, sources()).vectorKeep).toBeUndefined();
+    const keep = fusionInputs(query, sources({ conversational: true })).vectorKeep;
+    expect(keep?.get(1)).toBe(1);
+    expect(keep?.get(2)).toBeLessThan(1);
+  });
+});
