@@ -14,10 +14,13 @@ import type { AgentName } from './agents/agent.js';
 import { runScenarioBench } from './bench.js';
 import { renderCorpus, type CorpusReport } from './corpus.js';
 import { renderReport, type ScenarioReport } from './report.js';
+import { nodeArgs } from '../../testing/node-entry.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
 const FIXTURES = join(import.meta.dirname, 'fixtures');
+/** `npm run bench:scenario`'s entry point. */
+const MAIN = 'bench/scenario/main.ts';
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -88,7 +91,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
   }, 600_000);
 
   it('disk-pressure: the same through the CLI with --json', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/scenario/main.ts', '--scenario', join(FIXTURES, 'disk-pressure.json'), '--json'], {
+    const { stdout } = await run(process.execPath, [...nodeArgs(MAIN), '--scenario', join(FIXTURES, 'disk-pressure.json'), '--json'], {
       cwd: root,
       maxBuffer: 64 * 1024 * 1024,
       timeout: 600_000,
@@ -113,7 +116,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
       writeFileSync(join(corpus, `${name}.json`), JSON.stringify({ ...full, rounds: full.rounds.slice(0, 3) }));
     }
     writeFileSync(join(corpus, 'notes.txt'), 'not a scenario');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/scenario/main.ts', '--corpus', corpus, '--json'], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+    const { stdout } = await run(process.execPath, [...nodeArgs(MAIN), '--corpus', corpus, '--json'], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
     const report = JSON.parse(stdout) as CorpusReport;
     expect(report.rows.map((r) => r.scenario)).toEqual(['clock-skew', 'rate-limits']);
     expect(report.total.rounds).toBe(6);
@@ -129,7 +132,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
   it('the CLI rejects a malformed scenario file with exit code 2, naming the failing path', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ pool_patterns: ['x'], rounds: [{ round_num: 1, service: 's', bug_report: 'r', actual_root_cause: 'c', outcome: 'maybe' }] }));
-    const err = await run(process.execPath, ['--import', 'tsx', 'bench/scenario/main.ts', '--scenario', bad, '--json'], { cwd: root }).then(
+    const err = await run(process.execPath, [...nodeArgs(MAIN), '--scenario', bad, '--json'], { cwd: root }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
