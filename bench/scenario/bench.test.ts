@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedEmbedder } from '../../testing/memory-fixture.js';
+import { rememberingEmbedder } from '../../testing/remembering-embedder.js';
 import type { AgentName } from './agents/agent.js';
 import { runScenarioBench } from './bench.js';
 import { renderCorpus, type CorpusReport } from './corpus.js';
@@ -22,6 +23,8 @@ const FIXTURES = join(import.meta.dirname, 'fixtures');
 /** `npm run bench:scenario`'s entry point. */
 const MAIN = 'bench/scenario/main.ts';
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-test-'));
+/** The library calls' model: a run's two agents embed the same texts (a scenario asks for each text about 2.5 times). */
+const embedder = rememberingEmbedder(sharedEmbedder());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What must hold for any scenario run, whatever the numbers. */
@@ -76,7 +79,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
     const seen: number[] = [];
     const report = await runScenarioBench({
       scenarioPath: join(FIXTURES, 'rate-limits.json'),
-      embedder: sharedEmbedder(),
+      embedder,
       onRound: (r) => seen.push(r.round),
     });
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -103,7 +106,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
   }, 600_000);
 
   it('clock-skew: a recurring cause whose reports never name it (library call)', async () => {
-    const report = await runScenarioBench({ scenarioPath: join(FIXTURES, 'clock-skew.json'), embedder: sharedEmbedder() });
+    const report = await runScenarioBench({ scenarioPath: join(FIXTURES, 'clock-skew.json'), embedder });
     checkRun(report);
     checkEngramLearned(report);
   }, 600_000);
