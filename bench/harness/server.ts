@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { cliArgs } from '../../testing/node-entry.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,7 +25,7 @@ export interface ServerChild {
  * heap flags); resolves once it listens.
  */
 export async function startServer(store: string, opts: { timeoutMs?: number; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<ServerChild> {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/surfaces/cli/main.ts', '--store', store, 'serve', '--port', '0', '--rate-limit', '0'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...cliArgs(), '--store', store, 'serve', '--port', '0', '--rate-limit', '0'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,7 @@ import { renderLocomo } from './report.js';
 import { runLocomoBench } from './run.js';
 import { distinct } from './retrievers.js';
 import { scoreQuestion } from './score.js';
+import { nodeArgs } from '../../testing/node-entry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'locomo-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,7 +89,7 @@ describe('LoCoMo parsing', () => {
     // The command exits on it (status 2), whatever it had started.
     const para = join(dir, 'para-none.json');
     writeFileSync(para, JSON.stringify({ memories: [], queries: [] }));
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/locomo/main.ts', '--data', data, '--paraphrase', para, '--cache-dir', join(dir, 'never'), '--no-mem0'], {
+    const r = spawnSync(process.execPath, [...nodeArgs('bench/locomo/main.ts'), '--data', data, '--paraphrase', para, '--cache-dir', join(dir, 'never'), '--no-mem0'], {
       cwd: join(import.meta.dirname, '../..'),
       encoding: 'utf8',
       timeout: 60_000,

@@ -10,15 +10,21 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedEmbedder } from '../../testing/memory-fixture.js';
+import { rememberingEmbedder } from '../../testing/remembering-embedder.js';
 import type { AgentName } from './agents/agent.js';
 import { runScenarioBench } from './bench.js';
 import { renderCorpus, type CorpusReport } from './corpus.js';
 import { renderReport, type ScenarioReport } from './report.js';
+import { nodeArgs } from '../../testing/node-entry.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
 const FIXTURES = join(import.meta.dirname, 'fixtures');
+/** `npm run bench:scenario`'s entry point. */
+const MAIN = 'bench/scenario/main.ts';
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-test-'));
+/** The library calls' model: a run's two agents embed the same texts (a scenario asks for each text about 2.5 times). */
+const embedder = rememberingEmbedder(sharedEmbedder());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What must hold for any scenario run, whatever the numbers. */
@@ -73,7 +79,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
     const seen: number[] = [];
     const report = await runScenarioBench({
       scenarioPath: join(FIXTURES, 'rate-limits.json'),
-      embedder: sharedEmbedder(),
+      embedder,
       onRound: (r) => seen.push(r.round),
     });
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -88,7 +94,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
   }, 600_000);
 
   it('disk-pressure: the same through the CLI with --json', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/scenario/main.ts', '--scenario', join(FIXTURES, 'disk-pressure.json'), '--json'], {
+    const { stdout } = await run(process.execPath, [...nodeArgs(MAIN), '--scenario', join(FIXTURES, 'disk-pressure.json'), '--json'], {
       cwd: root,
       maxBuffer: 64 * 1024 * 1024,
       timeout: 600_000,
@@ -100,7 +106,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
   }, 600_000);
 
   it('clock-skew: a recurring cause whose reports never name it (library call)', async () => {
-    const report = await runScenarioBench({ scenarioPath: join(FIXTURES, 'clock-skew.json'), embedder: sharedEmbedder() });
+    const report = await runScenarioBench({ scenarioPath: join(FIXTURES, 'clock-skew.json'), embedder });
     checkRun(report);
     checkEngramLearned(report);
   }, 600_000);
@@ -113,7 +119,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
       writeFileSync(join(corpus, `${name}.json`), JSON.stringify({ ...full, rounds: full.rounds.slice(0, 3) }));
     }
     writeFileSync(join(corpus, 'notes.txt'), 'not a scenario');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/scenario/main.ts', '--corpus', corpus, '--json'], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+    const { stdout } = await run(process.execPath, [...nodeArgs(MAIN), '--corpus', corpus, '--json'], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
     const report = JSON.parse(stdout) as CorpusReport;
     expect(report.rows.map((r) => r.scenario)).toEqual(['clock-skew', 'rate-limits']);
     expect(report.total.rounds).toBe(6);
@@ -129,7 +135,7 @@ describe('bench:scenario on the repository\'s scenarios', () => {
   it('the CLI rejects a malformed scenario file with exit code 2, naming the failing path', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ pool_patterns: ['x'], rounds: [{ round_num: 1, service: 's', bug_report: 'r', actual_root_cause: 'c', outcome: 'maybe' }] }));
-    const err = await run(process.execPath, ['--import', 'tsx', 'bench/scenario/main.ts', '--scenario', bad, '--json'], { cwd: root }).then(
+    const err = await run(process.execPath, [...nodeArgs(MAIN), '--scenario', bad, '--json'], { cwd: root }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );

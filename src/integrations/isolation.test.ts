@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { loaderArgs, runnableFile } from '../../testing/node-entry.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const HOOK = join(ROOT, 'testing', 'import-trace', 'register.mjs');
@@ -14,7 +15,7 @@ const HOOK = join(ROOT, 'testing', 'import-trace', 'register.mjs');
 async function packagesLoadedBy(entry: string): Promise<Set<string>> {
   const { stderr } = await promisify(execFile)(
     process.execPath,
-    ['--import', HOOK, '--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(join(ROOT, entry))});`],
+    ['--import', HOOK, ...loaderArgs(), '--input-type=module', '-e', `await import(${JSON.stringify(runnableFile(entry))});`],
     { cwd: ROOT },
   );
   return new Set([...stderr.matchAll(/^engram-import-trace (\S+)$/gm)].map((m) => m[1]!));

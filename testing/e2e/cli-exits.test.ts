@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliArgs } from '../node-entry.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const HOOK = join(ROOT, 'testing', 'import-trace', 'register.mjs');
@@ -23,7 +24,7 @@ interface Run {
 
 /** Runs the CLI; a command still running after `timeoutMs` is killed and reported with its signal. */
 function engram(store: string, args: string[], opts: { trace?: boolean; timeoutMs?: number } = {}): Promise<Run> {
-  const node = [...(opts.trace ? ['--import', HOOK] : []), '--import', 'tsx', 'src/surfaces/cli/main.ts', '--store', store, ...args];
+  const node = [...(opts.trace ? ['--import', HOOK] : []), ...cliArgs(), '--store', store, ...args];
   return new Promise((resolve) => {
     execFile(process.execPath, node, { cwd: ROOT, timeout: opts.timeoutMs ?? 90_000, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
       const e = err as (Error & { code?: number; signal?: NodeJS.Signals }) | null;

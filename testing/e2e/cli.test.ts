@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliArgs } from '../node-entry.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -14,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function engram(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', db, ...args], { cwd: root });
+    const { stdout, stderr } = await run(process.execPath, [...cliArgs(), '--db', db, ...args], { cwd: root });
     return { stdout, stderr, code: 0 };
   } catch (e) {
     const err = e as { stdout: string; stderr: string; code: number };

@@ -3,14 +3,16 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStorage } from '../../src/adapters/storage/sqlite/index.js';
+import { loaderArgs, runnableFile } from '../node-entry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engram-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const child = `
-import { openMemory } from './src/open.ts';
+import { openMemory } from ${JSON.stringify(pathToFileURL(runnableFile('src/open.ts')).href)};
 const m = await openMemory({ storage: { url: 'sqlite:' + process.env.ENGRAM_TEST_DB }, indexing: { background: false }, retention: { sweepIntervalMinutes: 0 }, embedder: { provider: 'use-lite', workers: 0, batchSize: 16 } });
 for (let i = 0; ; i++) {
   const e = await m.logEvent({ taskId: 'crash', content: 'event number ' + i });
@@ -21,7 +23,7 @@ for (let i = 0; ; i++) {
 describe('durability', () => {
   it('every acknowledged event survives SIGKILL', async () => {
     const path = join(dir, 'kill.db');
-    const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], {
+    const proc = spawn(process.execPath, [...loaderArgs(), '--input-type=module', '-e', child], {
       cwd: join(import.meta.dirname, '../..'),
       env: { ...process.env, ENGRAM_TEST_DB: path },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminClient, dropPrefix, REDIS_URL, requireRedis, testPrefix } from '../../../testing/redis-server.js';
 import type { CacheStats } from './health.js';
+import { nodeArgs } from '../../../testing/node-entry.js';
 
 const CHILD = resolve(import.meta.dirname, '../../../testing/redis-child.ts');
 
@@ -22,7 +23,7 @@ interface Child {
 }
 
 function startChild(path: string, keyPrefix: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, path, REDIS_URL, keyPrefix], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeArgs(CHILD), path, REDIS_URL, keyPrefix], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const waiting: ((r: Reply) => void)[] = [];

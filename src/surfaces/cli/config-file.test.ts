@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseEngramConfig } from '../../core/config.js';
 import { openTestMemory } from '../../../testing/memory-fixture.js';
 import { environmentVariables, envName, loadServeConfig, maskSecrets } from './config-file.js';
+import { cliArgs } from '../../../testing/node-entry.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../../..');
@@ -114,7 +115,7 @@ describe('configuration layers', () => {
 
 describe('engram config print and serve --help', () => {
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    run(process.execPath, ['--import', 'tsx', join(root, 'src/surfaces/cli/main.ts'), ...args], { cwd: root, env: { PATH: process.env.PATH, ...env } });
+    run(process.execPath, [...cliArgs(), ...args], { cwd: root, env: { PATH: process.env.PATH, ...env } });
 
   it('prints the effective configuration with secrets masked, flags over environment over file', async () => {
     const file = writeConfig('print.json', { llm: { provider: 'anthropic', model: 'claude-x', apiKey: 'sk-file-secret' }, server: { port: 7000 } });

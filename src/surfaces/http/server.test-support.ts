@@ -43,7 +43,11 @@ export async function startTestServer(opts: { config?: EngramConfigInput; option
   const admin = await createApiKey(tm.memory.storage, { role: 'admin', name: 'test admin' });
 
   const call: TestServer['call'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = { ...(o.key ? { authorization: `Bearer ${o.key}` } : {}), ...o.headers };
+    // A fresh connection per call. The server and this client share one event loop, and the tests block it for
+    // seconds at a time (the in-process model embeds synchronously): a kept-alive connection left idle across
+    // such a block is closed by the server's keep-alive timeout just as the client reuses it, and the call fails
+    // with ECONNRESET ("fetch failed").
+    const headers: Record<string, string> = { connection: 'close', ...(o.key ? { authorization: `Bearer ${o.key}` } : {}), ...o.headers };
     let body: string | undefined;
     if (o.body !== undefined) {
       body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);

@@ -132,12 +132,16 @@ beforeAll(async () => {
   keyB = await t.keyFor('tenant-b');
   // B holds data of its own with the same vocabulary, so its reads return something, just never A's.
   for (const [i, w] of WORDS.entries()) {
-    await t.call('POST', '/v1/events', { key: keyB, body: { content: `${w} ${WORDS[(i + 3) % WORDS.length]!} note`, session_id: SESSIONS[i % 3], tags: [TAGS[i % 3]!] } });
+    const res = await t.call('POST', '/v1/events', { key: keyB, body: { content: `${w} ${WORDS[(i + 3) % WORDS.length]!} note`, session_id: SESSIONS[i % 3], tags: [TAGS[i % 3]!] } });
+    expect(res.status, res.text).toBe(201);
   }
-  await t.call('POST', '/v1/facts', { key: keyB, body: { key: 'plan_limit', text: 'annual plan refund policy.' } });
+  const fact = await t.call('POST', '/v1/facts', { key: keyB, body: { key: 'plan_limit', text: 'annual plan refund policy.' } });
+  expect(fact.status, fact.text).toBe(201);
   // A key only A ever uses: its history must be 404 for B.
   await writeAsA({ kind: 'fact', body: { key: 'a_private_key', text: 'deploy rollback cluster.' } });
   aOnlyKeys.add('a_private_key');
+  // Indexed before any test reads, so no test depends on the property having run (and flushed) first.
+  await t.tm.memory.flush();
 });
 afterAll(async () => t.close());
 
@@ -180,8 +184,12 @@ describe('tenant isolation', () => {
   });
 
   it('B cannot redact or forget A’s records by id, nor name A as its tenant', async () => {
-    const eventId = [...aIds].find((id) => id.startsWith('evt_'))!;
-    const factId = [...aIds].find((id) => id.startsWith('fct_'))!;
+    // A's records of its own, not the property's: this test does not depend on how the property ran.
+    const event = await t.call('POST', '/v1/events', { key: keyA, body: { content: 'invoice latency cluster note', session_id: 's2' } });
+    const fact = await t.call('POST', '/v1/facts', { key: keyA, body: { key: 'a_redact_key', text: 'password payments plan.' } });
+    expect([event.status, fact.status], `${event.text} ${fact.text}`).toEqual([201, 201]);
+    const eventId = (event.body as { id: string }).id;
+    const factId = (fact.body as { fact: { id: string } }).fact.id;
     expect((await t.call('POST', `/v1/events/${eventId}/redact`, { key: keyB, body: { reason: 'x' } })).status).toBe(404);
     const forgot = await t.call('POST', '/v1/forget', { key: keyB, body: { ids: [eventId, factId] } });
     expect(forgot.body).toMatchObject({ events: 0, facts: 0 });

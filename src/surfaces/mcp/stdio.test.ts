@@ -9,6 +9,7 @@ import { documentVectorModel } from '../../write/document-vectors.js';
 import { openSqliteStorage } from '../../adapters/storage/sqlite/index.js';
 import { ChildProcessTransport } from './child-transport.test-support.js';
 import { textOf } from './memory.test-support.js';
+import { cliArgs } from '../../../testing/node-entry.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let dir: string;
@@ -24,7 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function spawnServer(): Promise<{ client: Client; transport: ChildProcessTransport }> {
   const transport = new ChildProcessTransport(
     process.execPath,
-    ['--import', 'tsx', 'src/surfaces/cli/main.ts', 'mcp', '--db', db, '--user', 'alice', '--session', 'desk-1'],
+    [...cliArgs(), 'mcp', '--db', db, '--user', 'alice', '--session', 'desk-1'],
     ROOT,
   );
   const client = new Client({ name: 'engram-stdio-test', version: '1.0.0' });

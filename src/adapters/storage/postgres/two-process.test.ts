@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshSchema } from '../../../../testing/postgres-pglite.js';
 import { adminPool, requireServer, SERVER_URL } from '../../../../testing/postgres-server.js';
+import { nodeArgs } from '../../../../testing/node-entry.js';
 
 const { skip } = await requireServer('postgres two-process test');
 const admin = skip ? undefined : adminPool();
@@ -18,7 +19,7 @@ const CHILD = resolve(import.meta.dirname, '../../../../testing/storage-postgres
 
 /** A child process holding a storage; `ask` sends one command and resolves with its answer. */
 function startChild(schema: string): Promise<{ ask: (cmd: object) => Promise<Record<string, unknown>>; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, SERVER_URL, schema], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeArgs(CHILD), SERVER_URL, schema], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const waiting: ((v: Record<string, unknown>) => void)[] = [];

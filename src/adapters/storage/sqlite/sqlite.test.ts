@@ -9,6 +9,7 @@ import { bytesUnder, filesUnder } from '../../../../testing/files.js';
 import { describeStorageConformance } from '../../../testing/storage-conformance.js';
 import { makeEvent, makeEvents, makeFact, NOW, seededRng, TEST_DIM, TEST_MODEL, unitVector } from '../../../testing/storage-factories.js';
 import { openSqliteStorage, type SqliteStorage } from './index.js';
+import { nodeArgs } from '../../../../testing/node-entry.js';
 
 describeStorageConformance('sqlite (file)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'engram-sqlite-'));
@@ -29,7 +30,7 @@ const CHILD = resolve(import.meta.dirname, '../../../../testing/storage-sqlite-c
 
 /** Runs the child script; `onLine` sees each stdout line. Resolves with the exit code (or signal). */
 function runChild(args: string[], onLine: (line: string, kill: () => void) => void = () => undefined): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs(CHILD), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   createInterface({ input: child.stdout }).on('line', (line) => onLine(line, () => child.kill('SIGKILL')));

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliArgs } from '../../../../testing/node-entry.js';
 
 const root = join(import.meta.dirname, '../../../..');
 const dir = mkdtempSync(join(tmpdir(), 'engram-memories-cli-'));
@@ -12,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function engram(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', db, '--json', ...args], { cwd: root, timeout: 90_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...cliArgs(), '--db', db, '--json', ...args], { cwd: root, timeout: 90_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
     });
   });

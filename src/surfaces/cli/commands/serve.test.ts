@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServeConfig } from '../config-file.js';
 import { DEFAULT_PORT } from './serve.js';
+import { cliArgs } from '../../../../testing/node-entry.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../../../..');
@@ -34,7 +35,7 @@ interface Running {
 async function serve(on = db, level = 'info'): Promise<Running> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: level };
   delete env.PORT;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', on, 'serve', '--port', '0'], { cwd: root, env });
+  const child = spawn(process.execPath, [...cliArgs(), '--db', on, 'serve', '--port', '0'], { cwd: root, env });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -54,7 +55,7 @@ async function serve(on = db, level = 'info'): Promise<Running> {
 }
 
 async function engram(...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/surfaces/cli/main.ts', '--db', db, ...args], { cwd: root });
+  const { stdout } = await run(process.execPath, [...cliArgs(), '--db', db, ...args], { cwd: root });
   return stdout;
 }
 
