@@ -168,44 +168,50 @@ export function parseDataLine(offset: number, line: string): Synset | undefined 
   return { offset, hypernyms, hasHyponyms };
 }
 
-/** Candidate noun lemmas of a word: itself and its singular forms by WordNet's regular detachment rules. */
-export function nounForms(word: string): string[] {
+/** WordNet's regular detachment rules: [suffix, replacement]. */
+type Detachment = readonly (readonly [string, string])[];
+
+const NOUN_DETACHMENTS: Detachment = [
+  ['ses', 's'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['men', 'man'],
+  ['ies', 'y'],
+  ['s', ''],
+];
+
+const VERB_DETACHMENTS: Detachment = [
+  ['ies', 'y'],
+  ['es', 'e'],
+  ['es', ''],
+  ['s', ''],
+  ['ed', 'e'],
+  ['ed', ''],
+  ['ing', 'e'],
+  ['ing', ''],
+];
+
+/** The word and every base a rule detaches from it; `more` adds forms of its own for each base a rule leaves. */
+function detach(word: string, rules: Detachment, more?: (base: string, suffix: string, repl: string) => string[]): string[] {
   const out = [word];
-  const rules: [string, string][] = [
-    ['ses', 's'],
-    ['xes', 'x'],
-    ['zes', 'z'],
-    ['ches', 'ch'],
-    ['shes', 'sh'],
-    ['men', 'man'],
-    ['ies', 'y'],
-    ['s', ''],
-  ];
   for (const [suffix, repl] of rules) {
-    if (word.length > suffix.length + 1 && word.endsWith(suffix) && !word.endsWith('ss')) out.push(word.slice(0, -suffix.length) + repl);
+    if (word.length <= suffix.length + 1 || !word.endsWith(suffix)) continue;
+    const base = word.slice(0, -suffix.length);
+    out.push(base + repl, ...(more?.(base, suffix, repl) ?? []));
   }
   return [...new Set(out)];
 }
 
+/** Candidate noun lemmas of a word: itself and its singular forms by WordNet's regular detachment rules. */
+export function nounForms(word: string): string[] {
+  return word.endsWith('ss') ? [word] : detach(word, NOUN_DETACHMENTS);
+}
+
 /** Candidate verb lemmas of a word form: itself and its bases by WordNet's regular verb rules (doubled consonants too). */
 export function verbForms(word: string): string[] {
-  const out = [word];
-  const rules: [string, string][] = [
-    ['ies', 'y'],
-    ['es', 'e'],
-    ['es', ''],
-    ['s', ''],
-    ['ed', 'e'],
-    ['ed', ''],
-    ['ing', 'e'],
-    ['ing', ''],
-  ];
-  for (const [suffix, repl] of rules) {
-    if (word.length > suffix.length + 1 && word.endsWith(suffix)) {
-      const base = word.slice(0, -suffix.length);
-      out.push(base + repl);
-      if (repl === '' && (suffix === 'ed' || suffix === 'ing') && base.length > 2 && base.at(-1) === base.at(-2)) out.push(base.slice(0, -1));
-    }
-  }
-  return [...new Set(out)];
+  return detach(word, VERB_DETACHMENTS, (base, suffix, repl) =>
+    repl === '' && (suffix === 'ed' || suffix === 'ing') && base.length > 2 && base.at(-1) === base.at(-2) ? [base.slice(0, -1)] : [],
+  );
 }
