@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { causeVectorKey } from '../core/docs-learn.js';
 import type { Episode, Example, Fact, Procedure } from '../core/types.js';
 import { makeApiKey, makeEpisode, makeEvidence, makeExample, makeLink, makeProcedure } from './storage-factories-learn.js';
 import { makeEvent, makeFact, NOW, unitVector } from './storage-factories.js';
@@ -105,6 +106,27 @@ export function describeLearnRetention(h: StorageHarness): void {
       expect(await refs('avocet', 'tenant-b')).toHaveLength(4);
       expect(await linksOf([other.episode.id], 'tenant-b')).toHaveLength(2);
       expect(await h.storage.getFactEvidence('tenant-b', other.fact.id)).toHaveLength(1);
+    });
+
+    it('an episode described again with another cause leaves no vector of the old one, unless an episode still states it', async () => {
+      const stored = (causes: string[]) => h.storage.getEmbeddings(causes.map(causeVectorKey));
+      const [first, shared, kept] = ['the cron job ran twice after the clock change', 'a stale cache entry', 'the disk filled up'];
+      const episode = makeEpisode({ rootCause: first });
+      const twin = makeEpisode({ tenant: 'tenant-b', streamKey: 'tenant-b/s1', rootCause: shared });
+      await h.storage.putEpisode(episode);
+      await h.storage.putEpisode(twin);
+      await h.storage.putEmbeddings([first, shared, kept].map((c) => ({ contentHash: causeVectorKey(c), vector: unitVector() })));
+
+      await h.storage.putEpisode({ ...episode, rootCause: shared }); // corrected: the first cause is no episode's now
+      expect([...(await stored([first, shared, kept])).keys()].sort()).toEqual([causeVectorKey(shared), causeVectorKey(kept)].sort());
+
+      await h.storage.putEpisode({ ...episode, rootCause: kept }); // the twin (another tenant) still states the shared cause
+      expect((await stored([shared])).size).toBe(1);
+      await h.storage.putEpisode({ ...twin, rootCause: undefined }); // cleared, and no episode states it any more
+      expect((await stored([shared])).size).toBe(0);
+
+      await h.storage.putEpisode({ ...episode, rootCause: kept, summary: `${episode.summary} (edited)` }); // same cause: its vector stays
+      expect((await stored([kept])).size).toBe(1);
     });
   });
 

@@ -4,7 +4,7 @@
  * flips polarity in place; found again by pair hash and exact scope). Each put upserts the row and makes its
  * doc projection match, in one write transaction (validated by the caller).
  */
-import { episodeToDoc, exampleToDoc, procedureToDoc } from '../../../../core/docs-learn.js';
+import { causeVectorKey, episodeToDoc, exampleToDoc, procedureToDoc } from '../../../../core/docs-learn.js';
 import type { Episode, Example, Procedure } from '../../../../core/types.js';
 import type { EpisodeQuery, ExampleQuery, ProcedureQuery, ScopeFilter } from '../../../../ports/storage.js';
 import type { Dialect } from '../dialect.js';
@@ -35,8 +35,25 @@ const UPSERT_EXAMPLE = upsertSql('examples', EXAMPLE_COLUMNS, ['tenant', 'id']);
 // --- episodes ---
 export function* putEpisode(episode: Episode): Step<void> {
   yield* lockTenants([episode.tenant]);
+  const before = yield* one<{ root_cause: string | null }>(sql('SELECT root_cause FROM engram.episodes WHERE tenant = ? AND id = ?', episode.tenant, episode.id));
   yield* exec(sql(UPSERT_EPISODE, ...episodeParams(episode)));
   yield* replaceDoc(episode.tenant, 'episode', episode.id, episodeToDoc(episode));
+  if (before?.root_cause && before.root_cause !== (episode.rootCause ?? null)) yield* dropCauseVector(before.root_cause);
+}
+
+/**
+ * A cause corrected away (or cleared) leaves no vector behind: the learner stored one under `causeVectorKey(cause)`
+ * when the episode was described, and nothing reads it once no episode, of any tenant, states that cause (the
+ * embedding cache is shared by content). Forget drops the current cause's vector the same way (retention.ts).
+ */
+function* dropCauseVector(cause: string): Step<void> {
+  yield* exec(
+    sql(
+      'DELETE FROM engram.embeddings WHERE content_hash = ? AND NOT EXISTS (SELECT 1 FROM engram.episodes e WHERE e.root_cause = ?)',
+      causeVectorKey(cause),
+      cause,
+    ),
+  );
 }
 
 export const getEpisodes = (d: Dialect, tenant: string, ids: readonly string[]): Step<Episode[]> => recordsByIds(d, 'episodes', tenant, ids, rowToEpisode);
