@@ -33,6 +33,12 @@ export const serverOptionsSchema = z
       .prefault({}),
     /** How long shutdown waits for in-flight requests before closing their connections. */
     shutdownTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
+    /**
+     * How long an idle kept-alive connection stays open (Node's default, 5 s). Behind a load balancer or proxy
+     * that keeps connections to the server, set it above the proxy's idle timeout (e.g. 65000 behind one that
+     * idles at 60 s): otherwise the proxy may send a request on a connection the server is closing.
+     */
+    keepAliveTimeoutMs: z.number().int().min(1000).max(600_000).default(5_000),
   })
   .strict();
 

@@ -81,6 +81,9 @@ export async function startHttpServer(input: StartServerInput): Promise<HttpServ
       return answer(req, env);
     },
   }) as Server;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  // A request's headers must be allowed longer than an idle connection lives (Node's own rule for the two).
+  server.headersTimeout = Math.max(server.headersTimeout, options.keepAliveTimeoutMs + 1000);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
