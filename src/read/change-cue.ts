@@ -14,6 +14,9 @@ const CLAUSE_BREAK = /[.!?]+(?=\s|$)|[;\n]|\s[—–]\s/;
 const TEMPORAL = /\b(?:since|after|following|once|when)\b/i;
 const CHANGE_VERB =
   /\b(?:deploy\w*|releas\w*|roll(?:ed|ing|s)?[ -]?out\w*|upgrad\w*|updat\w*|migrat\w*|switch\w*|chang\w*|edit\w*|bump\w*|moved|refactor\w*|commit\w*|introduc\w*|enabl\w*|install\w*|patch\w*|rotat\w*|launch\w*|replac\w*|new)\b/i;
+/** Every match in a text (`matchAll` works on a copy, so the shared instances keep no state between calls). */
+const TEMPORAL_ALL = new RegExp(TEMPORAL.source, 'gi');
+const CHANGE_VERB_ALL = new RegExp(CHANGE_VERB.source, 'gi');
 const PASSIVE_CHANGE = /\b(?:was|were|got|been|being)\s+(?:\w+\s+)?(?:deployed|released|upgraded|updated|migrated|switched|changed|edited|bumped|moved|introduced|enabled|installed|patched|rotated|replaced)\b/i;
 const DENIED = /\b(?:no|not|nothing|without|never|none)\b[^,]*$/i;
 
@@ -68,7 +71,7 @@ export function changedThing(text: string): Set<string> {
       // From the last "since / after / when …" before the verb of changing: "after sign-in since the release that …".
       const after = changeVerbAfterTemporal(part);
       const verb = after >= 0 ? after : (CHANGE_VERB.exec(part)?.index ?? part.length);
-      const starts = [...part.matchAll(new RegExp(TEMPORAL.source, 'gi'))].filter((m) => m.index < verb);
+      const starts = [...part.matchAll(TEMPORAL_ALL)].filter((m) => m.index < verb);
       const t = starts.at(-1);
       const named = t ? part.slice(t.index + t[0].length) : part;
       const words = named.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '').replace(/['’]s$/i, ''));
@@ -100,7 +103,7 @@ export function causeDatesChange(cause: string): boolean {
   return cause.split(CLAUSE_BREAK).some((clause) => {
     const time = TIME_EXPRESSION.exec(clause);
     if (!time) return false;
-    const verb = [...clause.matchAll(new RegExp(CHANGE_VERB.source, 'gi'))].find((m) => /(?:ed|ut)$/i.test(m[0]));
+    const verb = [...clause.matchAll(CHANGE_VERB_ALL)].find((m) => /(?:ed|ut)$/i.test(m[0]));
     return verb !== undefined && !DENIED.test(clause.slice(0, verb.index));
   });
 }

@@ -83,10 +83,15 @@ export interface VectorCalibration {
 export function calibrateVector(poolCosines: readonly number[]): VectorCalibration | undefined {
   const n = poolCosines.length;
   if (n === 0) return undefined;
-  const mean = poolCosines.reduce((s, x) => s + x, 0) / n;
-  const variance = poolCosines.reduce((s, x) => s + (x - mean) ** 2, 0) / n;
   const maxZ = (n - 1) / Math.sqrt(n);
-  return { mean, std: Math.max(Math.sqrt(variance), MIN_STD), midpoint: Math.min(MIDPOINT, MIDPOINT_SHARE_OF_MAX_Z * maxZ) };
+  return { ...spread(poolCosines), midpoint: Math.min(MIDPOINT, MIDPOINT_SHARE_OF_MAX_Z * maxZ) };
+}
+
+/** Mean and standard deviation (population, floored at MIN_STD) of a non-empty pool of scores. */
+function spread(pool: readonly number[]): Pick<VectorCalibration, 'mean' | 'std'> {
+  const mean = pool.reduce((s, x) => s + x, 0) / pool.length;
+  const variance = pool.reduce((s, x) => s + (x - mean) ** 2, 0) / pool.length;
+  return { mean, std: Math.max(Math.sqrt(variance), MIN_STD) };
 }
 
 export function vectorEvidence(cosine: number, cal: VectorCalibration): number {
@@ -96,10 +101,7 @@ export function vectorEvidence(cosine: number, cal: VectorCalibration): number {
 
 /** Mean and spread of the BM25 scores of the query's lexical pool; undefined with fewer than two hits. */
 export function calibrateLexical(poolScores: readonly number[]): Pick<VectorCalibration, 'mean' | 'std'> | undefined {
-  if (poolScores.length < 2) return undefined;
-  const mean = poolScores.reduce((s, x) => s + x, 0) / poolScores.length;
-  const variance = poolScores.reduce((s, x) => s + (x - mean) ** 2, 0) / poolScores.length;
-  return { mean, std: Math.max(Math.sqrt(variance), MIN_STD) };
+  return poolScores.length < 2 ? undefined : spread(poolScores);
 }
 
 /** standout(d) above: S · σ(z − midpoint) for a doc BM25 found (0 for one it did not). */
