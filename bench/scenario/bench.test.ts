@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedEmbedder } from '../../testing/memory-fixture.js';
-import { rememberingEmbedder } from '../../testing/remembering-embedder.js';
+import { cachedEmbedder } from '../locomo/embed-cache.js';
 import type { AgentName } from './agents/agent.js';
 import { runScenarioBench } from './bench.js';
 import { renderCorpus, type CorpusReport } from './corpus.js';
@@ -24,8 +24,11 @@ const FIXTURES = join(import.meta.dirname, 'fixtures');
 const MAIN = 'bench/scenario/main.ts';
 const dir = mkdtempSync(join(tmpdir(), 'engram-bench-test-'));
 /** The library calls' model: a run's two agents embed the same texts (a scenario asks for each text about 2.5 times). */
-const embedder = rememberingEmbedder(sharedEmbedder());
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const embedder = cachedEmbedder(sharedEmbedder(), ':memory:', { closeInner: false });
+afterAll(async () => {
+  await embedder.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** What must hold for any scenario run, whatever the numbers. */
 function checkRun(report: ScenarioReport): void {
