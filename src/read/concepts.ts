@@ -34,22 +34,9 @@ export interface ConceptOptions {
   nounish: boolean;
   /** Only the noun an interrogative governs is a category ("Which animals…"); false: every noun of the query. */
   asked?: boolean;
-  /**
-   * Generic act categories ("activities", "events"), read from the verb side: a category noun too generic for
-   * `minDepth` whose senses are acts, or lie above WordNet's acts, has as members the gerunds of a memory
-   * ("swimming", "camping") whose noun reading is a specific act (`depth` steps below the root or deeper) of a
-   * verb with at most `maxVerbSenses` senses (light verbs — come, give, look — have dozens); the act is looked for
-   * among the gerund's first `senses` noun senses (default 1). Off when undefined.
-   */
-  acts?: { depth: number; maxVerbSenses: number; senses?: number } | undefined;
 }
 
-export const DEFAULT_CONCEPT_OPTIONS: ConceptOptions = { senses: 1, minDepth: 6, nounish: true, asked: true, acts: { depth: 7, maxVerbSenses: 6 } };
-/** WordNet's lexicographer files of the unique beginners (noun.Tops) and of acts (noun.act). */
-const NOUN_TOPS = 3;
-const NOUN_ACT = 4;
-/** A generic category sense lies at least this many steps below the root ("event" 3, "activity" 5). */
-const GENERIC_MIN_DEPTH = 3;
+export const DEFAULT_CONCEPT_OPTIONS: ConceptOptions = { senses: 1, minDepth: 6, nounish: true, asked: true };
 
 /** A phrase of one or two words → its lemma forms (the plural rules apply to the last word). */
 function phraseForms(ws: readonly string[]): string[] {
@@ -80,8 +67,6 @@ function isContent(w: string): boolean {
 
 interface TextNouns {
   nouns: ReadonlySet<number>[];
-  /** Per gerund that names a specific act (`ConceptOptions.acts`): its act sense's ancestors. */
-  acts: ReadonlySet<number>[];
   length: number;
 }
 
@@ -92,11 +77,6 @@ const TEXT_CACHE = 20_000;
 export interface CategoryTerm {
   phrase: string;
   senses: ReadonlySet<number>;
-  /**
-   * A generic act category (`ConceptOptions.acts`; `senses` is then empty): its senses, and whether one of them is
-   * itself an act (every specific act is then a member) rather than above the acts (a member's ancestors hold it).
-   */
-  generic?: { senses: ReadonlySet<number>; act: boolean };
 }
 
 /** Concept matching over one WordNet: query categories, memory closures (cached per lemma). */
@@ -133,13 +113,8 @@ export class ConceptMatcher {
     const out: CategoryTerm[] = [];
     const add = (ws: string[]) => {
       const phrase = ws.join(' ');
-      if (out.some((o) => o.phrase === phrase)) return;
       const senses = category(phraseForms(ws));
-      if (senses.size > 0) out.push({ phrase, senses });
-      else if (this.options.acts) {
-        const generic = this.genericSenses(phraseForms(ws));
-        if (generic) out.push({ phrase, senses, generic });
-      }
+      if (senses.size > 0 && !out.some((o) => o.phrase === phrase)) out.push({ phrase, senses });
     };
     if (this.options.asked !== false) {
       toks.forEach((t, i) => {
@@ -171,50 +146,6 @@ export class ConceptMatcher {
     return out;
   }
 
-  /**
-   * The senses of a category too generic for `minDepth` that can hold acts — acts themselves ("activity") or top
-   * concepts above them ("event") — or undefined ("food", "debt": generic, but no act is one).
-   */
-  private genericSenses(forms: string[]): CategoryTerm['generic'] {
-    const senses = new Set<number>();
-    let act = false;
-    for (const f of forms) {
-      for (const o of this.wn.synsetsOf(f) ?? []) {
-        const s = this.wn.synset(o);
-        const d = this.wn.depth(o);
-        if (!s?.hasHyponyms || d < GENERIC_MIN_DEPTH || d >= this.options.minDepth || (s.lexFile !== NOUN_ACT && !this.aboveActs().has(o))) continue;
-        senses.add(o);
-        act ||= s.lexFile === NOUN_ACT;
-      }
-    }
-    return senses.size > 0 ? { senses, act } : undefined;
-  }
-
-  /** WordNet's unique beginner of the acts ("act, deed, human action", in noun.Tops) and the concepts above it ("event"). */
-  private aboveActs(): ReadonlySet<number> {
-    if (!this.actTops) {
-      const root = (this.wn.synsetsOf('act') ?? []).filter((o) => this.wn.synset(o)?.lexFile === NOUN_TOPS);
-      this.actTops = new Set([...root, ...this.wn.ancestors(root)]);
-    }
-    return this.actTops;
-  }
-
-  private actTops: ReadonlySet<number> | undefined;
-
-  /** The ancestors of a gerund's act sense when it names a specific act (`ConceptOptions.acts`), else undefined. */
-  private actOf(word: string): ReadonlySet<number> | undefined {
-    const acts = this.options.acts;
-    if (!acts || !word.endsWith('ing')) return undefined;
-    const key = `act:${word}`;
-    if (this.closures.has(key)) return this.closures.get(key) === EMPTY ? undefined : this.closures.get(key);
-    const first = (this.wn.synsetsOf(word) ?? []).slice(0, acts.senses ?? 1).find((o) => this.wn.synset(o)?.lexFile === NOUN_ACT);
-    const verbs = this.wn.verbSenses(word);
-    const ok = first !== undefined && this.wn.depth(first) >= acts.depth && verbs > 0 && verbs <= acts.maxVerbSenses;
-    const out = ok ? this.wn.ancestors([first]) : EMPTY;
-    this.closures.set(key, out);
-    return ok ? out : undefined;
-  }
-
   /** Ancestors of the first `senses` senses of each lemma form of a word or phrase (cached). */
   closure(ws: readonly string[]): ReadonlySet<number> {
     const key = ws.join('_');
@@ -241,7 +172,7 @@ export class ConceptMatcher {
    * and the text's length in words. `key` (e.g. the content hash) caches the text's nouns between queries.
    */
   matches(terms: readonly CategoryTerm[], text: string, key?: string): { hits: number[]; length: number } {
-    const { nouns, acts, length } = this.nounsOf(text, key);
+    const { nouns, length } = this.nounsOf(text, key);
     const hits = terms.map(() => 0);
     for (const c of nouns) {
       terms.forEach((t, i) => {
@@ -253,11 +184,6 @@ export class ConceptMatcher {
         }
       });
     }
-    for (const c of acts) {
-      terms.forEach((t, i) => {
-        if (t.generic && (t.generic.act || [...t.generic.senses].some((s) => c.has(s)))) hits[i]!++;
-      });
-    }
     return { hits, length };
   }
 
@@ -267,22 +193,17 @@ export class ConceptMatcher {
     if (cached) return cached;
     const toks = contentTokens(text).map((t) => t.word);
     const nouns: ReadonlySet<number>[] = [];
-    const acts: ReadonlySet<number>[] = [];
     const add = (ws: string[]) => {
       const c = this.closure(ws);
       if (c.size > 0) nouns.push(c);
     };
     for (let i = 0; i < toks.length; i++) {
       const w = toks[i]!;
-      if (isContent(w)) {
-        add([w]);
-        const act = this.actOf(w);
-        if (act) acts.push(act);
-      }
+      if (isContent(w)) add([w]);
       const next = toks[i + 1];
       if (next !== undefined && isContent(next) && w.length >= 2 && !STOPWORDS.has(w) && this.isPhrase(w, next)) add([w, next]);
     }
-    const out = { nouns, acts, length: toks.length };
+    const out = { nouns, length: toks.length };
     if (key !== undefined) this.texts.set(key, out);
     return out;
   }

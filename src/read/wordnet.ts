@@ -12,8 +12,6 @@ const SPACE = 0x20;
 
 export interface Synset {
   offset: number;
-  /** WordNet's lexicographer file (data.noun's second field): 3 noun.Tops, 4 noun.act, 6 noun.artifact, … */
-  lexFile: number;
   hypernyms: number[];
   hasHyponyms: boolean;
 }
@@ -105,11 +103,6 @@ export class WordNetNouns {
     return noun >= verb && noun >= adj;
   }
 
-  /** How many verb senses the word's verb lemma has (any inflection; 0 when it is no verb): light verbs have dozens. */
-  verbSenses(word: string): number {
-    return Math.max(0, ...verbForms(word).map((f) => this.verbs?.get(f)?.offsets.length ?? 0));
-  }
-
   synset(offset: number): Synset | undefined {
     const cached = this.synsets.get(offset);
     if (cached) return cached;
@@ -172,7 +165,7 @@ export function parseDataLine(offset: number, line: string): Synset | undefined 
     if (sym === '@' || sym === '@i') hypernyms.push(Number(f[i + 1]));
     else if (sym === '~' || sym === '~i') hasHyponyms = true;
   }
-  return { offset, lexFile: Number(f[1]), hypernyms, hasHyponyms };
+  return { offset, hypernyms, hasHyponyms };
 }
 
 /** WordNet's regular detachment rules: [suffix, replacement]. */
