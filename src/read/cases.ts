@@ -6,6 +6,7 @@
  * (refuted.ts).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
+import { correctionsAboveOverturned } from './corrected.js';
 import { causeGroups, withCounts } from './recurrence.js';
 import { withoutRefutedRules } from './refuted.js';
 import { collapseBehindStandout, isClosedCase, standout } from './standout.js';
@@ -20,13 +21,15 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   const candidates = withoutRefutedRules(all);
   const cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
   if (cases.length < 2) return candidates;
-  const causes = new Map((await deps.storage.getEpisodes(tenant, cases.map((c) => c.doc.refId))).map((e) => [e.id, e.rootCause]));
+  const episodes = new Map((await deps.storage.getEpisodes(tenant, cases.map((c) => c.doc.refId))).map((e) => [e.id, e]));
+  const causes = new Map([...episodes].map(([id, e]) => [id, e.rootCause]));
   const causeOf = (id: string) => causes.get(id);
   const texts = [...new Set([...causes.values()].filter((t): t is string => Boolean(t)))];
   const vectors = await causeVectors(deps, texts);
   const groups = causeGroups(cases, causeOf, (t) => vectors.get(t));
   const s = standout(candidates);
-  return withCounts(s ? collapseBehindStandout(candidates, causeOf, s) : candidates, groups);
+  const weighed = withCounts(s ? collapseBehindStandout(candidates, causeOf, s) : candidates, groups);
+  return correctionsAboveOverturned(weighed, (id) => episodes.get(id));
 }
 
 /**
