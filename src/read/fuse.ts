@@ -23,9 +23,9 @@
  *             standout(d) = S · σ(zₗ(d) − 3), zₗ(d) = (bm25(q,d) − μₗ) / sₗ over the BM25 scores of the query's lexical
  *             pool (S = LEXICAL_STANDOUT, 0.3): the lexical signal, like the vector one, also counts by how far a
  *             memory stands out of this query's own hits, and l(d) = max(w · share, w_s(d) · standout, exact), with
- *             w_s(d) the standout's reliability for this memory (reliability.ts: w for a memory as long as the lexical
- *             head, closer to 1 for a much shorter one, so a user's short statement is not weighed down by the long
- *             answers that echo its rare word; w when not given). A reworded
+ *             w_s(d) the standout's reliability for this memory (reliability.ts: w for a memory as long as the longest
+ *             of the lexical head, closer to 1 for a much shorter one, so a user's short statement is not weighed down
+ *             by the long answers that echo its rare word; w when not given). A reworded
  *             question rarely reaches a high share of its attainable BM25 (its words are common, some match nothing),
  *             so without it the lexical signal's best hit (share 0.11) sat behind vector-only neighbours whose
  *             calibrated evidence reaches 0.6; a BM25 score three deviations above the pool is the lexical

@@ -47,14 +47,14 @@ describe('lexicalReliability', () => {
 });
 
 describe('standoutReliability', () => {
-  // A flooded head: ten long answers of 1,500 characters.
-  const head = Array<number>(10).fill(1500);
+  // A flooded head: long answers of up to 1,500 characters.
+  const head = [1500, ...Array<number>(9).fill(1200)];
 
-  it('keeps w for a memory as long as the lexical head, more for a shorter one, less for a longer one', () => {
+  it("keeps w for a memory as long as the lexical head's longest, more for a shorter one, less for a longer one", () => {
     expect(standoutReliability(0.1, 1500, head)).toBeCloseTo(0.1, 12);
-    // A user's turn of 600 characters among them keeps most of its standout; a 150-character one nearly all.
-    expect(standoutReliability(0.1, 600, head)).toBeGreaterThan(0.7);
-    expect(standoutReliability(0.1, 150, head)).toBeGreaterThan(0.99);
+    // A user's turn of 600 characters among them keeps more than half of its standout; a 150-character one nearly all.
+    expect(standoutReliability(0.1, 600, head)).toBeGreaterThan(0.5);
+    expect(standoutReliability(0.1, 150, head)).toBeGreaterThan(0.9);
     expect(standoutReliability(0.1, 3000, head)).toBeLessThan(0.1);
     expect(standoutReliability(0.1, 600, head, STANDOUT_LENGTH_POWER)).toBe(standoutReliability(0.1, 600, head));
   });
