@@ -17,7 +17,7 @@ import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type FuseInput, type Fused, type VectorCalibration } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
-import { LENGTH_TOP, lexicalReliability, standoutReliability } from './reliability.js';
+import { LENGTH_TOP, lexicalReliability } from './reliability.js';
 import { cosine } from '../learn/vector.js';
 import { kindBoost, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
@@ -275,7 +275,6 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const codes = useLexical ? exactTokens(req.query) : [];
   const length = new Map(docs.map((d) => [d.docId, d.text.length]));
   const lengths = (hs: readonly DocHit[]) => hs.slice(0, LENGTH_TOP).flatMap((h) => length.get(h.docId) ?? []);
-  const lexicalWeight = useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1;
   return {
     lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
     lexicalCeiling: lexicalCeiling(src.termBest),
@@ -283,17 +282,11 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     cosines: useVector ? cosines : undefined,
     vectorPool: useVector ? vecHits.map((h) => h.score) : undefined,
     vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
-    lexicalWeight,
-    standoutWeight: useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, lengths(mainLexHits), lexicalWeight) : undefined,
+    lexicalWeight: useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1,
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? mainLexHits.map((h) => h.score) : undefined,
   };
-}
-
-/** Per doc, the weight of its lexical standout under length flooding (reliability.ts `standoutReliability`). */
-export function standoutWeights(docs: readonly Doc[], lexicalHeadLengths: readonly number[], w: number): Map<number, number> {
-  return new Map(docs.map((d) => [d.docId, standoutReliability(w, d.text.length, lexicalHeadLengths)]));
 }
 
 /**
