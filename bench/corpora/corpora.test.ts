@@ -12,10 +12,11 @@ import { faqCorpus } from './src/faq.js';
 import type { Corpus } from './src/format.js';
 import { longChatKinds, longChatsCorpus } from './src/long-chats.js';
 import { longTurnsCorpus, longTurnsKinds } from './src/long-turns.js';
+import { sharedWordCorpus, sharedWordKinds } from './src/shared-word.js';
 import { tracesCorpus } from './src/traces.js';
 
 describe('bench corpora', () => {
-  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus]) {
+  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus, sharedWordCorpus]) {
     const built = make();
     it(`${built.name}: the committed file is what the generator writes, with evidence that exists and a frozen split`, () => {
       const committed = JSON.parse(readFileSync(join(import.meta.dirname, `${built.name}.json`), 'utf8')) as Corpus;
@@ -58,6 +59,19 @@ describe('bench corpora', () => {
     expect(kindsOf('eval')).toEqual(kindsOf('tune'));
     expect(corpus.questions.filter((q) => q.split === 'eval').length).toBeGreaterThanOrEqual(corpus.questions.filter((q) => q.split === 'tune').length);
     for (const q of corpus.questions) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('user');
+  });
+
+  it('shared-word: tuning only, user turns as evidence, short turns that share the topical word, long answers', () => {
+    const corpus = sharedWordCorpus();
+    const kinds = sharedWordKinds();
+    const byId = new Map(corpus.docs.map((d) => [d.id, d]));
+    expect(corpus.questions.every((q) => q.split === 'tune' && q.id.startsWith('tq'))).toBe(true);
+    expect(new Set(corpus.questions.map((q) => kinds.get(q.id)))).toEqual(new Set(['paraphrase', 'rare']));
+    for (const q of corpus.questions) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('user');
+    const user = corpus.docs.filter((d) => d.name === 'user');
+    const assistant = corpus.docs.filter((d) => d.name === 'assistant');
+    expect(Math.max(...user.map((d) => d.content!.length))).toBeLessThanOrEqual(300);
+    expect(Math.min(...assistant.map((d) => d.content!.length))).toBeGreaterThan(600);
   });
 
   it('scores recall as the share of evidence in the first k', () => {
