@@ -1,7 +1,7 @@
 /**
  * The committed corpora are what generate.ts writes (so their questions, evidence and splits cannot drift
- * silently), every question's evidence names a memory of its corpus, and questions added after a split was
- * frozen are tuning questions only.
+ * silently), every question's evidence names a memory of its corpus, questions added after a split was frozen are
+ * tuning questions only (`tq…`), and an evaluation half written later as a block (`eq…`) is evaluation only.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +11,12 @@ import { chatsCorpus } from './src/chats.js';
 import { faqCorpus } from './src/faq.js';
 import type { Corpus } from './src/format.js';
 import { longChatKinds, longChatsCorpus } from './src/long-chats.js';
-import { longTurnsCorpus } from './src/long-turns.js';
+import { longTurnsCorpus, longTurnsKinds } from './src/long-turns.js';
+import { sharedWordCorpus, sharedWordKinds } from './src/shared-word.js';
 import { tracesCorpus } from './src/traces.js';
 
 describe('bench corpora', () => {
-  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus]) {
+  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus, sharedWordCorpus]) {
     const built = make();
     it(`${built.name}: the committed file is what the generator writes, with evidence that exists and a frozen split`, () => {
       const committed = JSON.parse(readFileSync(join(import.meta.dirname, `${built.name}.json`), 'utf8')) as Corpus;
@@ -26,10 +27,13 @@ describe('bench corpora', () => {
         expect(q.evidence.length).toBeGreaterThan(0);
         for (const e of q.evidence) expect(ids.has(e)).toBe(true);
       }
-      // The questions of the frozen split alternate half and half; tuning questions added later (`tq…`) are tune only.
+      // The questions of the frozen split alternate half and half; tuning questions added later (`tq…`) are tune only,
+      // a later evaluation half (`eq…`) eval only.
       const later = committed.questions.filter((q) => q.id.startsWith('tq'));
-      const frozen = committed.questions.filter((q) => !q.id.startsWith('tq'));
+      const heldOut = committed.questions.filter((q) => q.id.startsWith('eq'));
+      const frozen = committed.questions.filter((q) => !q.id.startsWith('tq') && !q.id.startsWith('eq'));
       expect(later.every((q) => q.split === 'tune')).toBe(true);
+      expect(heldOut.every((q) => q.split === 'eval')).toBe(true);
       const tune = frozen.filter((q) => q.split === 'tune').length;
       expect(Math.abs(2 * tune - frozen.length)).toBeLessThanOrEqual(1);
     });
@@ -45,6 +49,29 @@ describe('bench corpora', () => {
     }
     for (const q of corpus.questions) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('user');
     expect(new Set(corpus.docs.map((d) => d.session)).size).toBeGreaterThanOrEqual(40);
+  });
+
+  it('long-turns: a tune half and an evaluation half of the same kinds, with user turns as evidence', () => {
+    const corpus = longTurnsCorpus();
+    const kinds = longTurnsKinds();
+    const byId = new Map(corpus.docs.map((d) => [d.id, d]));
+    const kindsOf = (split: 'tune' | 'eval') => new Set(corpus.questions.filter((q) => q.split === split).map((q) => kinds.get(q.id)));
+    expect(kindsOf('eval')).toEqual(kindsOf('tune'));
+    expect(corpus.questions.filter((q) => q.split === 'eval').length).toBeGreaterThanOrEqual(corpus.questions.filter((q) => q.split === 'tune').length);
+    for (const q of corpus.questions) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('user');
+  });
+
+  it('shared-word: tuning only, user turns as evidence, short turns that share the topical word, long answers', () => {
+    const corpus = sharedWordCorpus();
+    const kinds = sharedWordKinds();
+    const byId = new Map(corpus.docs.map((d) => [d.id, d]));
+    expect(corpus.questions.every((q) => q.split === 'tune' && q.id.startsWith('tq'))).toBe(true);
+    expect(new Set(corpus.questions.map((q) => kinds.get(q.id)))).toEqual(new Set(['paraphrase', 'rare']));
+    for (const q of corpus.questions) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('user');
+    const user = corpus.docs.filter((d) => d.name === 'user');
+    const assistant = corpus.docs.filter((d) => d.name === 'assistant');
+    expect(Math.max(...user.map((d) => d.content!.length))).toBeLessThanOrEqual(300);
+    expect(Math.min(...assistant.map((d) => d.content!.length))).toBeGreaterThan(600);
   });
 
   it('scores recall as the share of evidence in the first k', () => {

@@ -9,9 +9,10 @@ import { chatsCorpus } from './src/chats.js';
 import { faqCorpus } from './src/faq.js';
 import { longChatsCorpus } from './src/long-chats.js';
 import { longTurnsCorpus } from './src/long-turns.js';
+import { sharedWordCorpus } from './src/shared-word.js';
 import { tracesCorpus } from './src/traces.js';
 
-for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus(), longTurnsCorpus()]) {
+for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus(), longTurnsCorpus(), sharedWordCorpus()]) {
   for (const q of corpus.questions) {
     if (q.evidence.some((e) => e === undefined)) throw new RangeError(`${corpus.name} ${q.id}: evidence key without a memory`);
   }

@@ -75,4 +75,23 @@ describe('fusionInputs', () => {
     expect(keep?.get(1)).toBe(1);
     expect(keep?.get(2)).toBeLessThan(1);
   });
+
+  it('weighs the lexical standout per memory only when the lexical head is flooded by long memories', () => {
+    expect(fusionInputs(query, sources()).standoutWeight).toBeUndefined();
+    // A lexical head of long answers and a vector head of one short statement: w < 1, the statement keeps more.
+    const long = (id: number) => makeDoc({ docId: id, contentHash: `l${id}`, text: `The deploy ${'failed again and again, '.repeat(60)}` });
+    const flooded = [...docs, long(4), long(5)];
+    const input = fusionInputs(query, sources({ docs: flooded, mainLexHits: [hit(4, 5), hit(5, 5), hit(1, 4)], lexHits: [hit(4, 5), hit(5, 5), hit(1, 4)], vecHits: [hit(1, 0.9)] }));
+    expect(input.lexicalWeight).toBeLessThan(1);
+    expect(input.standoutWeight?.get(1)).toBeGreaterThan(input.standoutWeight!.get(4)!);
+    expect(input.standoutWeight!.get(4)!).toBeLessThanOrEqual(input.lexicalWeight!);
+  });
+
+  it('relieves only a memory that shares two content words with the query, not one that names a single word of it', () => {
+    const long = (id: number) => makeDoc({ docId: id, contentHash: `l${id}`, text: `The deploy ${'failed again and again, '.repeat(60)}` });
+    const one = makeDoc({ docId: 6, contentHash: 'h6', text: 'Can we deploy on Fridays?' });
+    const input = fusionInputs(query, sources({ docs: [...docs, long(4), long(5), one], mainLexHits: [hit(4, 5), hit(5, 5), hit(1, 4), hit(6, 4)], lexHits: [hit(4, 5), hit(5, 5), hit(1, 4), hit(6, 4)], vecHits: [hit(1, 0.9)] }));
+    expect(input.standoutWeight?.get(1)).toBeGreaterThan(input.lexicalWeight!);
+    expect(input.standoutWeight?.get(6)).toBe(input.lexicalWeight);
+  });
 });

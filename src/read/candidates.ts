@@ -17,12 +17,13 @@ import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type FuseInput, type Fused, type VectorCalibration } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
-import { LENGTH_TOP, lexicalReliability } from './reliability.js';
+import { LENGTH_TOP, lexicalReliability, STANDOUT_MIN_SHARED, standoutReliability } from './reliability.js';
 import { cosine } from '../learn/vector.js';
 import { kindBoost, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
 import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens, words } from './text.js';
+import { STOPWORDS } from '../learn/text.js';
 import type { TimeWindow } from './time-window.js';
 import type { Candidate, ReadDeps, RetrievalMode } from './types.js';
 
@@ -275,6 +276,7 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const codes = useLexical ? exactTokens(req.query) : [];
   const length = new Map(docs.map((d) => [d.docId, d.text.length]));
   const lengths = (hs: readonly DocHit[]) => hs.slice(0, LENGTH_TOP).flatMap((h) => length.get(h.docId) ?? []);
+  const lexicalWeight = useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1;
   return {
     lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
     lexicalCeiling: lexicalCeiling(src.termBest),
@@ -282,11 +284,23 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     cosines: useVector ? cosines : undefined,
     vectorPool: useVector ? vecHits.map((h) => h.score) : undefined,
     vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
-    lexicalWeight: useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1,
+    lexicalWeight,
+    standoutWeight: useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight) : undefined,
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? mainLexHits.map((h) => h.score) : undefined,
   };
+}
+
+/**
+ * Per doc, the weight of its lexical standout under length flooding (reliability.ts `standoutReliability`). Only a
+ * doc that shares at least STANDOUT_MIN_SHARED distinct content words with the query is relieved; one that shares a
+ * single word keeps w (a short turn that names one of the question's words is not a statement of its answer).
+ */
+export function standoutWeights(docs: readonly Doc[], query: string, lexicalHeadLengths: readonly number[], w: number): Map<number, number> {
+  const asked = new Set(words(query).filter((x) => !STOPWORDS.has(x)));
+  const shared = (text: string) => new Set(words(text).filter((x) => asked.has(x))).size;
+  return new Map(docs.map((d) => [d.docId, shared(d.text) >= STANDOUT_MIN_SHARED ? standoutReliability(w, d.text.length, lexicalHeadLengths) : w]));
 }
 
 /**

@@ -247,4 +247,16 @@ describe('lexical standout', () => {
     expect(lexicalEvidence(6, 40, 0, 0.5, s)).toBeCloseTo(0.5 * s, 12);
     expect(lexicalEvidence(6, 40, 1, 0.5, s)).toBe(1);
   });
+
+  it("weighs each memory's standout by its own weight when given, and leaves the share weighed by w", () => {
+    // Doc 1 (a short statement) and doc 2 (a long answer echoing it) stand out alike; the head is flooded (w 0.1).
+    const input = { lexical: new Map([[1, 6], [2, 6], ...spread(48, 1, 2).map((x, i) => [i + 3, x] as [number, number])]), lexicalCeiling: 40, lexicalPool: [6, 6, ...spread(48, 1, 2)], lexicalWeight: 0.1 };
+    const flat = fuse([1, 2, 3], input);
+    const own = fuse([1, 2, 3], { ...input, standoutWeight: new Map([[1, 0.9], [2, 0.1], [3, 1]]) });
+    expect(flat.get(1)!.lexical).toBeCloseTo(flat.get(2)!.lexical!, 12);
+    expect(own.get(2)!.lexical).toBeCloseTo(flat.get(2)!.lexical!, 12);
+    expect(own.get(1)!.lexical!).toBeGreaterThan(5 * own.get(2)!.lexical!);
+    // An ordinary hit does not stand out: a full standout weight leaves it near its weighed share.
+    expect(own.get(3)!.lexical!).toBeLessThan(0.02);
+  });
 });

@@ -22,7 +22,10 @@
  *             is near-certain evidence, however close other memories are in meaning.
  *             standout(d) = S · σ(zₗ(d) − 3), zₗ(d) = (bm25(q,d) − μₗ) / sₗ over the BM25 scores of the query's lexical
  *             pool (S = LEXICAL_STANDOUT, 0.3): the lexical signal, like the vector one, also counts by how far a
- *             memory stands out of this query's own hits, and l(d) = max(w · share, w · standout, exact). A reworded
+ *             memory stands out of this query's own hits, and l(d) = max(w · share, w_s(d) · standout, exact), with
+ *             w_s(d) the standout's reliability for this memory (reliability.ts: w for a memory as long as the longest
+ *             of the lexical head, closer to 1 for a much shorter one, so a user's short statement is not weighed down
+ *             by the long answers that echo its rare word; w when not given). A reworded
  *             question rarely reaches a high share of its attainable BM25 (its words are common, some match nothing),
  *             so without it the lexical signal's best hit (share 0.11) sat behind vector-only neighbours whose
  *             calibrated evidence reaches 0.6; a BM25 score three deviations above the pool is the lexical
@@ -154,6 +157,8 @@ export interface FuseInput {
   concept?: ReadonlyMap<number, number> | undefined;
   /** BM25 scores of the lexical pool (the main lexical search's hits), for the lexical standout; absent: no standout. */
   lexicalPool?: readonly number[] | undefined;
+  /** Per doc, the weight of its lexical standout (docs not listed: lexicalWeight). */
+  standoutWeight?: ReadonlyMap<number, number> | undefined;
 }
 
 export interface Fused {
@@ -173,7 +178,9 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
     const cos = input.cosines?.get(id);
     const vector = cal && cos !== undefined ? vectorEvidence(cos, cal) * clamp01(input.vectorKeep?.get(id) ?? 1) : null;
     const bm25 = input.lexical?.get(id);
-    const lexical = lexicalRan ? lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.lexicalWeight, lexicalStandout(bm25 ?? 0, lexCal)) : null;
+    const w = input.lexicalWeight ?? 1;
+    const ws = input.standoutWeight?.get(id) ?? w;
+    const lexical = lexicalRan ? Math.max(lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), w, 0), clamp01(ws) * lexicalStandout(bm25 ?? 0, lexCal)) : null;
     const concept = clamp01(input.concept?.get(id) ?? 0);
     const relevance = fuseEvidence(vector, lexical);
     out.set(id, { vector, lexical, relevance: concept > 0 && relevance !== null ? 1 - (1 - relevance) * (1 - concept) : relevance });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability } from './reliability.js';
+import { LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability, STANDOUT_LENGTH_POWER, standoutReliability } from './reliability.js';
 
 describe('lengthRatio', () => {
   it('is the lexical head mean length over the vector head mean length', () => {
@@ -38,6 +38,38 @@ describe('lexicalReliability', () => {
         const [short, long] = a <= b ? [a, b] : [b, a];
         const ws = lexicalReliability([short], [v]);
         const wl = lexicalReliability([long], [v]);
+        expect(wl).toBeLessThanOrEqual(ws);
+        expect(wl).toBeGreaterThan(0);
+        expect(ws).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+});
+
+describe('standoutReliability', () => {
+  // A flooded head: long answers of up to 1,500 characters.
+  const head = [1500, ...Array<number>(9).fill(1200)];
+
+  it("keeps w for a memory as long as the lexical head's longest, more for a shorter one, less for a longer one", () => {
+    expect(standoutReliability(0.1, 1500, head)).toBeCloseTo(0.1, 12);
+    // A user's turn of 600 characters among them keeps more than half of its standout; a 150-character one nearly all.
+    expect(standoutReliability(0.1, 600, head)).toBeGreaterThan(0.5);
+    expect(standoutReliability(0.1, 150, head)).toBeGreaterThan(0.9);
+    expect(standoutReliability(0.1, 3000, head)).toBeLessThan(0.1);
+    expect(standoutReliability(0.1, 600, head, STANDOUT_LENGTH_POWER)).toBe(standoutReliability(0.1, 600, head));
+  });
+
+  it('is w when nothing is flooded or there is no head', () => {
+    expect(standoutReliability(1, 100, head)).toBe(1);
+    expect(standoutReliability(0.3, 100, [])).toBe(0.3);
+  });
+
+  it('never rises with the memory\'s length, and stays in (0, 1]', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 1, noNaN: true }), fc.integer({ min: 0, max: 4000 }), fc.integer({ min: 0, max: 4000 }), (w, a, b) => {
+        const [short, long] = a <= b ? [a, b] : [b, a];
+        const ws = standoutReliability(w, short, head);
+        const wl = standoutReliability(w, long, head);
         expect(wl).toBeLessThanOrEqual(ws);
         expect(wl).toBeGreaterThan(0);
         expect(ws).toBeLessThanOrEqual(1);

@@ -15,6 +15,22 @@
  * the lexical signal whole. The weight multiplies the BM25 share of fuse.ts; a verbatim code-like token keeps its
  * evidence (a long log quoting the exact error code is still that error). Measured in docs/benchmarks.md
  * ("Fusion weighs the lexical signal by its reliability for the query: length flooding").
+ *
+ * The lexical standout (fuse.ts) is weighed per memory, by the memory's own length against the lexical head's:
+ *
+ *   w_s(d) = min(1, w ^ ((len(d) / L)^q))     L = length of the longest memory of the lexical top n,
+ *                                             q = STANDOUT_LENGTH_POWER
+ *
+ * Length flooding is a property of the head, not of every hit in it: a user's turn that states the fact and
+ * stands out of the lexical pool by a rare word is usually much shorter than the long answers that repeat that
+ * word after it (the echo), and it is the answers' length that makes the head unreliable. A memory as long as the
+ * head's longest keeps w, as before; a shorter one keeps more (at q = 1.5, w = 0.1: 0.56 for 40 % of L, 0.93 for
+ * 10 %). The relief needs a second piece of evidence: the memory shares at least STANDOUT_MIN_SHARED distinct
+ * content words with the query (candidates.ts). A short turn that names one of the question's words and asks
+ * something else stands out of a flooded pool as well as the statement does, and given its whole standout it passed
+ * evidence found by meaning (bench corpus shared-word). The share of the attainable BM25 stays weighed by w alone (a short memory that shares the query's common
+ * words is not lifted; relief of the share per memory was measured and cost recall). Measured in
+ * docs/benchmarks.md ("The lexical standout weighed by the memory's own length").
  */
 
 /** How many hits of each list are read. */
@@ -23,6 +39,12 @@ export const LENGTH_TOP = 10;
 export const LENGTH_FLOOR = 1.5;
 /** How steeply the weight falls past the floor. */
 export const LENGTH_POWER = 1;
+
+/** q above: how fast the standout's relief falls as a memory nears the lexical head's length. */
+export const STANDOUT_LENGTH_POWER = 1.5;
+
+/** How many distinct content words of the query a memory must share for its standout to be relieved (candidates.ts). */
+export const STANDOUT_MIN_SHARED = 2;
 
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
@@ -38,4 +60,12 @@ export function lengthRatio(lexicalLengths: readonly number[], vectorLengths: re
 export function lexicalReliability(lexicalLengths: readonly number[], vectorLengths: readonly number[], floor = LENGTH_FLOOR, power = LENGTH_POWER): number {
   const r = lengthRatio(lexicalLengths, vectorLengths);
   return r <= floor ? 1 : (floor / r) ** power;
+}
+
+/** w_s above: the share of its lexical standout a memory of length `length` keeps, in (0, 1]; w when the head is empty. */
+export function standoutReliability(w: number, length: number, lexicalHeadLengths: readonly number[], power = STANDOUT_LENGTH_POWER): number {
+  const head = lexicalHeadLengths.slice(0, LENGTH_TOP);
+  if (w >= 1 || head.length === 0) return Math.min(1, w);
+  const ratio = Math.max(0, length) / Math.max(1, ...head);
+  return Math.min(1, w ** (ratio ** power));
 }

@@ -177,15 +177,173 @@ const QUESTIONS: { q: string; keys: string[]; kind: LongChatKind }[] = [
   { q: 'What has happened with Pixel since we adopted her?', keys: ['pixel', 'pixel2', 'kibble'], kind: 'multi' },
 ];
 
-/** Sessions after long-chats' last one, drawn from their own stream so long-chats stays as it was. */
-export function longTurnsCorpus(): Corpus {
-  const { corpus: base, factDoc: baseFacts } = longChatsWithFacts();
-  const r = rng(22_04);
+/**
+ * The evaluation half, written after the tune half had been tuned on and before any retrieval ran on it: twelve more
+ * sessions of the same shape (a long user turn with the fact in one sentence, an answer that repeats the user's
+ * rare words, a second long turn on the topic without the fact, a short request), laid out after the tune sessions
+ * from their own random stream so the tune sessions stay byte-identical, and 16 questions, all `split: "eval"`
+ * (ids `eq…`): 11 naming a rare word of the evidence, 2 updates of an earlier fact, 2 spanning sessions, 1 order.
+ */
+const EVAL_SESSIONS: LongSession[] = [
+  {
+    topic: 'travel',
+    turns: [
+      {
+        key: 'ferry',
+        text: "We're finally doing the Greek islands this summer, two weeks at the end of June, just the two of us. The plan is Athens for two nights, then Naxos, then maybe Paros or Milos depending on how tired we are. I've already booked the first leg with Blue Star Ferries from Piraeus to Naxos, 68 euros each for deck seats, leaving at half past seven in the morning, because the fast catamarans were almost double and I get seasick on them anyway. What I can't decide is whether to rent a car on Naxos or rely on buses and the odd taxi, and whether the second island is worth the extra ferry day. Could you help me think through the route and how much slack to leave between boats in case of strikes or wind?",
+        echo: 'Blue Star Ferries from Piraeus to Naxos on deck seats is the relaxed way to start, and the slow ferries are steadier for anyone who gets seasick.',
+      },
+      { text: "Another thing for the islands: we'd like at least a few days where we do nothing at all, just a beach and a book, but both of us get restless after a day or two. How do people usually mix lazy days and active days on a trip like this without feeling guilty either way? We like walking, swimming and eating well, and we're not into nightlife or boat parties at all." },
+    ],
+  },
+  {
+    topic: 'home',
+    turns: [
+      { text: "Our living room still feels unfinished even though we moved in over a year ago. The walls are done and we love the colour, but the room echoes, the lighting is one harsh ceiling lamp, and there's nowhere comfortable for more than two people to sit. We have a big bare wall opposite the window and a rug that's too small. What would you change first if the budget has to stretch over a few months, and what makes the biggest difference to how a room feels in the evening?" },
+      {
+        key: 'sofa',
+        text: "Quick update on the living room project. We spent a whole Saturday sitting on sofas across three shops and finally ordered one: a Sits Hanna three-seater in rust velvet, 1,290 euros, with a delivery time of eight weeks, which feels like forever. My partner wanted grey, I wanted something warmer, and the rust won after a long debate in the car park. The old sofa is going to a friend who's just moved. Now I'm worried about the velvet with the dog and the afternoon sun, and about whether the rust will clash with the curtains we already have. How do we look after velvet, and how do we tie the colour into the rest of the room?",
+        echo: 'A Sits Hanna in rust velvet can anchor the whole living room, and velvet is more forgiving with dogs and sun than people expect.',
+      },
+    ],
+  },
+  {
+    topic: 'career',
+    turns: [
+      {
+        key: 'course',
+        text: "Work news, mostly good. In my review my manager Ingrid said I should aim at a tech lead role within a year, and when I said I'd like to get deeper into cloud architecture she approved 1,200 euros of training budget for the AWS Solutions Architect course and the exam. The catch is that it has to be done by the end of the quarter, so roughly ten weeks, while the team is short-staffed and I'm on call every third week. I've never studied for a certification while working full time. How should I plan the ten weeks so I actually pass, and how do I protect study time without looking like I'm slacking on the team?",
+        echo: 'With 1,200 euros from Ingrid for the AWS Solutions Architect course and ten weeks to go, a steady plan will get you there.',
+      },
+      { text: "Also, the tech lead thing. I'm not sure I even want it, to be honest. I like writing code and I'm worried that leading means meetings all day and reviewing other people's work instead of building anything myself. How do people figure out whether they want to move towards leading or stay on the individual contributor path, and is it easy to go back if I try it and hate it?" },
+    ],
+  },
+  {
+    topic: 'pets',
+    turns: [
+      {
+        key: 'noodle3',
+        text: "Noodle again, our old cat. She's been eating on one side of her mouth for a week and dropping bits of food, and she's drooling a little, which she never does. We took her to a different clinic this time because our usual vet was on holiday, and Dr. Sampaio found a dental abscess on an upper molar. She wants to extract it under general anaesthetic on the 12th of March, 320 euros with the blood tests, and she's worried about the anaesthetic because of Noodle's age and her thyroid. Noodle is thirteen. How worried should we be about the anaesthetic, and how do we look after her in the days after the extraction?",
+        echo: "A dental abscess is painful, and Dr. Sampaio's plan to extract the molar on the 12th of March with blood tests first is the careful way to do it at Noodle's age.",
+      },
+      { text: "And a general question about older cats: Noodle sleeps most of the day now, she's stopped jumping on the bed, and she's become much more vocal at night, especially around three in the morning. Is that just age, or are there things we should be asking the vet about? We want her to be comfortable, not to over-medicalise every change, and we'd like to know what's worth watching." },
+    ],
+  },
+  {
+    topic: 'finance',
+    turns: [
+      { text: "I want to get a proper handle on our household spending. At the moment money comes in, bills go out, and whatever's left at the end of the month is what we save, which is not much and not predictable. We've tried apps before and given up after a couple of weeks. We're two adults with no kids, decent salaries, a car loan and rent. What's the simplest system that actually sticks, and how often should we sit down together to look at it without it turning into an argument?" },
+      {
+        key: 'etf3',
+        text: "Some progress to report on investing. After the bonus came through in January I raised the Trade Republic savings plan again, from 400 to 600 euros a month, and split it: 500 still goes into the FTSE All-World ETF and the other 100 into an emerging markets fund, the Xtrackers MSCI Emerging Markets. I've read that the All-World already holds emerging markets, so maybe I'm doubling up, but I liked the idea of a bit more weight there for the long run. I'm not touching the money for at least fifteen years. Is the extra emerging markets slice a reasonable tilt or just noise, and should I be rebalancing once a year?",
+        echo: 'Raising the Trade Republic plan to 600 euros a month with a slice of Xtrackers MSCI Emerging Markets next to the FTSE All-World is a mild tilt, not a doubling up.',
+      },
+    ],
+  },
+  {
+    topic: 'health',
+    turns: [
+      {
+        key: 'physio',
+        text: "My knee has been bothering me since I started the longer runs. It's a dull ache just below the kneecap that's worse going down stairs and after I've been sitting for a while, and it warms up after ten minutes of running, which I know isn't a reason to ignore it. I finally went to a physio, Marta Lopes at the Clínica do Dragão, and she diagnosed patellar tendinopathy. She's given me eccentric squats on a decline board, three sets of fifteen twice a day, and said I can keep running if the pain stays under three out of ten. I've never done rehab properly before, I usually get bored and stop. How do I stick to it, and how do I judge the three out of ten honestly?",
+        echo: "Patellar tendinopathy usually responds well to the decline squats Marta Lopes gave you, as long as you keep the pain under three out of ten.",
+      },
+      { text: "On a related note, I'm starting to think my running shoes are part of the problem. They're about two years old and I've no idea how many kilometres they've done, probably over a thousand. I run mostly on pavement with some trails at the weekend. How do I know when shoes are actually worn out, and is it worth going to a running shop for a gait analysis or is that mostly marketing?" },
+    ],
+  },
+  {
+    topic: 'cooking',
+    turns: [
+      {
+        key: 'sourdough',
+        text: "I've caught the bread bug. A friend from the pottery course gave me some of her sourdough starter, which she says comes from one her grandmother kept going for forty years, and I've named mine Bartolomeu because it seemed to need a serious name. I've baked three loaves so far with Caputo flour and they taste great but they come out flat, spreading sideways instead of rising, and the crumb is dense at the bottom. My kitchen is cold in winter, maybe seventeen degrees, and I feed the starter once a day. What am I most likely doing wrong, and how do I tell when the dough is ready to shape?",
+        echo: 'Bartolomeu sounds like a healthy starter, and flat loaves in a cold kitchen usually mean the dough needs longer before shaping.',
+      },
+      { text: "Besides bread, what else can I do with the discard? Every time I feed the starter I throw away a cup of it and it feels wasteful. I've seen pancakes and crackers online but I'd like a few things I could actually make on a weeknight without much fuss, ideally savoury, and ideally things that keep for a few days in a tin or the fridge." },
+    ],
+  },
+  {
+    topic: 'garden',
+    turns: [
+      { text: "I'm thinking ahead to spring and I'd like to grow more of our own vegetables this year. Last year was a mix of successes and disasters: the courgettes took over, the carrots never came up, and the lettuce bolted in a week of heat. I have limited time, maybe four hours a week, and I'd rather grow a few things well than everything badly. Which vegetables give the most for the least effort in a warm, dry summer, and what should I stop bothering with?" },
+      {
+        key: 'allotment',
+        text: "Good news on the garden front. After two years on the waiting list we finally got a proper allotment at the Quinta do Covelo community gardens, plot number 17, with a water tap right next to it, for 60 euros a year. It's three times the size of the old one and it's been neglected, so it's full of brambles and couch grass, and there's a broken shed in the corner that's ours to deal with. The association wants the plot cultivated within six months or we lose it. Where do we start with a plot this overgrown, and is it worth covering part of it with cardboard for a season instead of digging everything?",
+        echo: 'Plot 17 at Quinta do Covelo with a tap next to it is a great find, and cardboard over part of the brambles will save you a lot of digging.',
+      },
+    ],
+  },
+  {
+    topic: 'music',
+    turns: [
+      {
+        key: 'choir',
+        text: "Something new, alongside the piano. I joined a choir! It's the Coro da Lapa, an amateur choir that rehearses on Wednesday evenings in the church hall, and after the audition they put me with the tenors, which surprised me because I always thought I was a baritone. We're preparing the Fauré Requiem for a concert in December, and everyone else seems to read the score fluently while I'm still counting bars on my fingers. I read piano music fine, but following one line among four and coming in at the right moment is a different skill. How do I learn my part between rehearsals, and how do I stop losing my place?",
+        echo: 'The Fauré Requiem is a lovely first concert with the Coro da Lapa, and learning the tenor line between rehearsals gets easier quickly.',
+      },
+      { text: "Also, my voice gets tired after the two-hour rehearsals, and on Thursdays it's a bit hoarse at work, which is awkward because I'm in meetings most of the day. Is that normal for a beginner, or am I doing something wrong with how I sing? I don't want to damage anything, and nobody in the choir has said anything about technique yet." },
+    ],
+  },
+  {
+    topic: 'photo',
+    turns: [
+      { text: "I want to start printing more of my photos rather than leaving them on a hard drive. I've done one framed print so far and it looked much better than I expected, but I have no idea how to choose which shots deserve printing, what size works for which kind of picture, or whether to print at home or use a lab. Most of my photos are landscapes and street shots from trips. How would you go about building a small set of prints for our walls over the next year?" },
+      {
+        key: 'exhibition',
+        text: "I'm a little bit giddy. I submitted three photos to an open call for a group exhibition about the river, and one of them was accepted: the long exposure of the Luís I bridge at dusk. It'll hang at the Galeria Geraldes da Silva for three weeks in May, alongside about twenty other local photographers, and they want a print 60 by 90 centimetres, framed, delivered by the end of April. I've never printed anything that big, and I'm not sure my file will hold up at that size. What should I check in the file before sending it to a lab, and what should I ask the lab?",
+        echo: 'Having the Luís I bridge at dusk accepted by the Galeria Geraldes da Silva is a great result, and a 60 by 90 print is very doable from a good file.',
+      },
+    ],
+  },
+  {
+    topic: 'cycling',
+    turns: [
+      {
+        key: 'endurace',
+        text: "Right, the replacement bike. After all the test rides I went for a road bike this time, not gravel: a Canyon Endurace CF 7, 2,199 euros, ordered online and it came in a huge box last Thursday. It took me an evening and a few videos to put it together, and I'm still not sure the brakes are set up properly. Fidelidade paid out for the stolen one in the end, minus the excess, which covered about two thirds of it. This time I also bought a Kryptonite New York lock and I'm keeping the bike in the flat, not the bike room. What should I check on a bike I assembled myself before my first long ride, and how should I break in the new saddle?",
+        echo: 'A Canyon Endurace CF 7 is a comfortable choice for long tarmac rides, and a few checks on a bike you assembled yourself are worth doing before a long ride.',
+      },
+      { text: "And for the longer rides themselves, I'd like to build up to a hundred kilometres by the summer. Right now my longest is about sixty, and I run out of energy in the last hour. What should I eat and drink on the bike, how do I pace myself on the climbs, and how quickly can I reasonably add distance without wrecking my legs for the week?" },
+    ],
+  },
+  {
+    topic: 'fitness',
+    turns: [
+      {
+        key: 'marathon',
+        text: "Okay, I've done something slightly crazy. Riding on the good feeling from the club runs, I signed up for the Maratona do Porto in November, my first full marathon. The coach at Corredores da Foz, Rui Pinto, wrote me a sixteen-week plan aiming for 3 hours 45, with four runs a week and the long run going up to 32 kilometres. I'm a bit scared of the long runs, the furthest I've ever gone is the half. I'm also worried about the knee, although the physio exercises seem to be helping. How do I fit four runs and the knee exercises around work without being exhausted all the time, and what usually goes wrong for first-time marathoners?",
+        echo: 'A first Maratona do Porto with a 3 hours 45 plan from Rui Pinto is ambitious but realistic if the long runs build slowly.',
+      },
+      { text: "Also, nutrition for the training block. I've heard that I need to eat a lot more carbohydrate, but I don't want to gain weight, and I'm never sure what to eat before an early run when I'm not hungry at all. What does a normal training day of eating look like for someone running four times a week, and do I need gels on the long runs or is that only for the race?" },
+    ],
+  },
+];
+
+const EVAL_QUESTIONS: { q: string; keys: string[]; kind: LongChatKind }[] = [
+  { q: 'How much were the Blue Star ferry tickets to Naxos?', keys: ['ferry'], kind: 'single' },
+  { q: 'What colour is the Sits sofa we ordered?', keys: ['sofa'], kind: 'single' },
+  { q: 'How much training budget did Ingrid approve for me?', keys: ['course'], kind: 'single' },
+  { q: 'When is Noodle booked in with Dr. Sampaio?', keys: ['noodle3'], kind: 'single' },
+  { q: 'What did Marta the physio say is wrong with my knee?', keys: ['physio'], kind: 'single' },
+  { q: 'What did I call my sourdough starter?', keys: ['sourdough'], kind: 'single' },
+  { q: 'Which plot did we get at Quinta do Covelo, and what does it cost?', keys: ['allotment'], kind: 'single' },
+  { q: 'What is the Coro da Lapa singing at the December concert?', keys: ['choir'], kind: 'single' },
+  { q: 'Which of my photos did the Galeria Geraldes da Silva accept?', keys: ['exhibition'], kind: 'single' },
+  { q: 'What finish time is Rui Pinto training me for?', keys: ['marathon'], kind: 'single' },
+  { q: 'What did I pay for the Canyon?', keys: ['endurace'], kind: 'single' },
+  { q: 'How much goes into my Trade Republic plan each month now?', keys: ['etf2', 'etf3'], kind: 'update' },
+  { q: 'What bike do I ride at the weekend now that the Cannondale is gone?', keys: ['theft', 'endurace'], kind: 'update' },
+  { q: 'What has the vet found wrong with Noodle over time?', keys: ['noodle1', 'noodle3'], kind: 'multi' },
+  { q: 'Which running injuries and plans have I told you about since the half marathon?', keys: ['physio', 'marathon'], kind: 'multi' },
+  { q: 'Which did I start first, the choir or the sourdough?', keys: ['sourdough', 'choir'], kind: 'temporal' },
+];
+
+/** Lays sessions out from `t` on (ids `T<first + i>`), each with one short request of its topic among its turns. */
+function laySessions(sessions: readonly LongSession[], r: () => number, first: number, start: number, factDoc: Map<string, string>): { docs: CorpusDoc[]; end: number } {
   const docs: CorpusDoc[] = [];
-  const factDoc = new Map<string, string>();
-  let t = Date.parse(base.docs.at(-1)!.ts) + 5 * 86_400_000;
-  SESSIONS.forEach((s, i) => {
-    const session = `T${i + 1}`;
+  let t = start;
+  sessions.forEach((s, i) => {
+    const session = `T${first + i}`;
     // One short request of the topic before or after the long turns, as people also ask quick things.
     const turns: LongTurn[] = [...s.turns];
     turns.splice(Math.floor(r() * (turns.length + 1)), 0, { text: pick(r, sample(r, REQUESTS[s.topic], 3)) });
@@ -200,13 +358,28 @@ export function longTurnsCorpus(): Corpus {
     }
     t += (5 + Math.floor(r() * 6)) * 86_400_000;
   });
+  return { docs, end: t };
+}
+
+/**
+ * Sessions after long-chats' last one, drawn from their own stream so long-chats stays as it was; the evaluation
+ * sessions after those, from a stream of their own again so the tune sessions stay as they were.
+ */
+export function longTurnsCorpus(): Corpus {
+  const { corpus: base, factDoc: baseFacts } = longChatsWithFacts();
+  const factDoc = new Map<string, string>();
+  const tune = laySessions(SESSIONS, rng(22_04), 1, Date.parse(base.docs.at(-1)!.ts) + 5 * 86_400_000, factDoc);
+  const held = laySessions(EVAL_SESSIONS, rng(22_05), SESSIONS.length + 1, tune.end, factDoc);
   // The earlier sessions are the haystack: long-chats' memories, then these.
-  const all = [...base.docs, ...docs];
+  const all = [...base.docs, ...tune.docs, ...held.docs];
   const evidence = (k: string): string => factDoc.get(k) ?? baseFacts.get(k)!;
-  const questions: CorpusQuestion[] = QUESTIONS.map((q, i) => ({ id: `tq${i + 1}`, q: q.q, evidence: q.keys.map(evidence), split: 'tune' }));
-  return { name: 'long-turns', shape: 'long-chats plus sessions of long user turns that carry a fact in one sentence; tuning questions only', docs: all, questions };
+  const questions: CorpusQuestion[] = [
+    ...QUESTIONS.map((q, i): CorpusQuestion => ({ id: `tq${i + 1}`, q: q.q, evidence: q.keys.map(evidence), split: 'tune' })),
+    ...EVAL_QUESTIONS.map((q, i): CorpusQuestion => ({ id: `eq${i + 1}`, q: q.q, evidence: q.keys.map(evidence), split: 'eval' })),
+  ];
+  return { name: 'long-turns', shape: 'long-chats plus sessions of long user turns that carry a fact in one sentence; tuning questions (tq) and a later evaluation half (eq)', docs: all, questions };
 }
 
 export function longTurnsKinds(): Map<string, LongChatKind> {
-  return new Map(QUESTIONS.map((q, i) => [`tq${i + 1}`, q.kind]));
+  return new Map([...QUESTIONS.map((q, i) => [`tq${i + 1}`, q.kind] as const), ...EVAL_QUESTIONS.map((q, i) => [`eq${i + 1}`, q.kind] as const)]);
 }
