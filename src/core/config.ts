@@ -92,7 +92,7 @@ export const semanticRetrievalSchema = z
     top_k: positiveInt(200).default(5),
     filters: filterInput,
     kinds: z.array(z.enum(DOC_KINDS)).min(1).optional(),
-    /** Candidates fetched from each index before fusion; defaults to max(80, 4·top_k) (candidates.ts: CALIBRATION_DEPTH). */
+    /** Candidates fetched from each index before fusion; defaults to max(50, 4·top_k). */
     candidates: positiveInt(2000).optional(),
     reranker: rerankerSettingsSchema.prefault({}),
     conversation: conversationSchema.prefault({}),

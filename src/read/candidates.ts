@@ -37,10 +37,19 @@ export const TIME_WINDOW_CANDIDATES = 20;
 /** At most this many distinct query terms get a ceiling probe (see lexicalCeiling). */
 export const MAX_CEILING_TERMS = 32;
 
-/** The pool size fetched from each index: `semantic_retrieval.candidates`, else max(CALIBRATION_DEPTH, 4·top_k). */
-export function candidatePoolSize(topK: number, configured?: number): number {
-  return configured ?? Math.max(CALIBRATION_DEPTH, 4 * topK);
+/**
+ * The pool size fetched from each index: `configured`, else max(floor, 4·top_k). search() uses the floor
+ * CALIBRATION_DEPTH; getContext keeps `semantic_retrieval.candidates` else max(CONTEXT_POOL_FLOOR, 4·top_k).
+ */
+export function candidatePoolSize(topK: number, configured?: number, floor = CALIBRATION_DEPTH): number {
+  return configured ?? Math.max(floor, 4 * topK);
 }
+
+/**
+ * getContext's smallest default pool. Its reads for top_k up to 20 are as they were (the calibration head below
+ * is the whole pool there); its window, MMR and budget make its items depend on top_k in any case.
+ */
+export const CONTEXT_POOL_FLOOR = 50;
 
 /**
  * How many of each signal's best hits calibrate it (fuse.ts: the vector pool's mean and spread, the lexical
@@ -262,7 +271,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // A head memory's BM25 counts when the lexical head found it, as with a smaller k; a deep one keeps its own.
   const lexHead = new Set([...byScore(mainLexHits), ...datedLexHits].map((h) => h.docId));
   const lexCounted = lexHits.filter((h) => lexHead.has(h.docId) || deep.has(h.docId));
-  const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational });
+  const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational, deep });
   const fused = fuse(docs.map((d) => d.docId), input);
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.
   const prefetched = new Set(lexLoaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId));
@@ -290,6 +299,8 @@ export interface FusionSources {
   vecHits: readonly DocHit[];
   /** The candidates read as a conversation (the question form applies). */
   conversational: boolean;
+  /** Candidates found only past CALIBRATION_DEPTH (SemanticCandidates.deep). */
+  deep?: ReadonlySet<number> | undefined;
 }
 
 /**
@@ -318,7 +329,7 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     vectorPool: useVector ? calibrationHead(vecHits) : undefined,
     vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     lexicalWeight: useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1,
-    concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
+    concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,
   };
@@ -328,9 +339,13 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
  * Concept evidence of the candidates (concepts.ts), when the query asks about a category. A query that cannot
  * name one (no "what", "which", "how many") leaves WordNet unread.
  */
-export function conceptSignal(query: string, docs: readonly Doc[]): Map<number, number> | undefined {
+export function conceptSignal(query: string, docs: readonly Doc[], deep?: ReadonlySet<number>): Map<number, number> | undefined {
   if (!mayNameCategory(query)) return undefined;
-  return conceptEvidence(conceptMatcher(), query, docs);
+  if (!deep || deep.size === 0) return conceptEvidence(conceptMatcher(), query, docs);
+  // Its length norm reads the average over the docs given: the head's own, whatever a larger k added.
+  const head = conceptEvidence(conceptMatcher(), query, docs.filter((d) => !deep.has(d.docId)));
+  const rest = conceptEvidence(conceptMatcher(), query, docs.filter((d) => deep.has(d.docId)));
+  return head || rest ? new Map([...(head ?? []), ...(rest ?? [])]) : undefined;
 }
 
 /** Per doc, the share of its vector evidence kept under the question discount (fuse.ts); undefined: all of it. */

@@ -19,7 +19,7 @@ import type { ContextConfig } from '../core/config.js';
 import { parseFilter, type FilterNode } from '../core/filter.js';
 import { newId } from '../core/ids.js';
 import { fitBudget, type BudgetResult } from './budget.js';
-import { attachRecords, candidatePoolSize, episodicCutoff, headFirst, fetchSemantic, fetchWindow, windowCandidates, type SemanticCandidates } from './candidates.js';
+import { attachRecords, candidatePoolSize, CONTEXT_POOL_FLOOR, episodicCutoff, headFirst, fetchSemantic, fetchWindow, windowCandidates, type SemanticCandidates } from './candidates.js';
 import { chainsFor } from './causal.js';
 import { detectConflicts, judgeConflicts, resolveConflicts, type ResolveResult } from './conflicts.js';
 import { pickCounterExample } from './counter.js';
@@ -89,7 +89,7 @@ function plan(deps: ReadDeps, req: ContextRequest): Plan {
     timeWindow: queryTimeWindow(query, now) ?? null,
     scopes: readScopes(mergeScope(req.scope, req.config.scope), req.config.scope_mode),
     config: req.config,
-    pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
+    pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates, CONTEXT_POOL_FLOOR),
     drops: req.config.explain ? new DropLog(req.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined) : undefined,
     gathers: gathersAcrossSessions(query),
   };
