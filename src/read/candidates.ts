@@ -38,9 +38,43 @@ export const TIME_WINDOW_CANDIDATES = 20;
 /** At most this many distinct query terms get a ceiling probe (see lexicalCeiling). */
 export const MAX_CEILING_TERMS = 32;
 
-/** The pool size fetched from each index: `semantic_retrieval.candidates`, else max(50, 4·top_k). */
-export function candidatePoolSize(topK: number, configured?: number): number {
-  return configured ?? Math.max(50, 4 * topK);
+/**
+ * The pool size fetched from each index: `configured`, else max(floor, 4·top_k). search() uses the floor
+ * CALIBRATION_DEPTH; getContext keeps `semantic_retrieval.candidates` else max(CONTEXT_POOL_FLOOR, 4·top_k).
+ */
+export function candidatePoolSize(topK: number, configured?: number, floor = CALIBRATION_DEPTH): number {
+  return configured ?? Math.max(floor, 4 * topK);
+}
+
+/**
+ * getContext's smallest default pool. Its reads for top_k up to 20 are as they were (the calibration head below
+ * is the whole pool there); its window, MMR and budget make its items depend on top_k in any case.
+ */
+export const CONTEXT_POOL_FLOOR = 50;
+
+/**
+ * How many of each signal's best hits calibrate it (fuse.ts: the vector pool's mean and spread, the lexical
+ * standout's) and form the head of the answer, whatever the pool fetched. The pool grows with the k asked; a
+ * calibration read from all of it changed every memory's evidence, and the memories found only deeper in it
+ * competed with the head, so that asking for more results changed (and worsened) the first ones (corpora tune
+ * R@10 0.914 at k 20, 0.861 at k 50). 80 is the pool k 20 fetched before (what bench:locomo and bench:corpora ask),
+ * and the default pool is never smaller, so every k calibrates on the same head (docs/benchmarks.md, "k-stable").
+ */
+export const CALIBRATION_DEPTH = 80;
+
+/** The `depth` best scores of a hit list (the head a signal is calibrated on). */
+export function calibrationHead(hits: readonly DocHit[], depth = CALIBRATION_DEPTH): number[] {
+  return hits.map((h) => h.score).sort((a, b) => b - a).slice(0, depth);
+}
+
+/**
+ * Candidates first, then the `deep` ones (found only past CALIBRATION_DEPTH in every signal), each part in its own
+ * order: what the deeper pool of a larger k adds comes after what a smaller k finds.
+ */
+export function headFirst<C extends { doc: { docId?: number | undefined } }>(ranked: readonly C[], deep: ReadonlySet<number>): C[] {
+  if (deep.size === 0) return [...ranked];
+  const isDeep = (c: C) => c.doc.docId !== undefined && deep.has(c.doc.docId);
+  return [...ranked.filter((c) => !isDeep(c)), ...ranked.filter(isDeep)];
 }
 
 /** Oldest episodic timestamp allowed by `guardrails.episodic_ttl_days` (undefined: no limit). */
@@ -128,8 +162,10 @@ export interface SemanticCandidates {
   /** Stored vectors of the candidates, by content hash (missing when not embedded yet). */
   vectors: Map<string, Float32Array>;
   calibration?: VectorCalibration | undefined;
-  /** Cosines of the vector pool (the K nearest), kept to calibrate other items against the same query. */
+  /** Cosines of the vector pool's calibration head (its CALIBRATION_DEPTH nearest), kept to calibrate other items against the same query. */
   vectorPool: number[];
+  /** Candidates found only past CALIBRATION_DEPTH by every signal (they rank after the others: `headFirst`). */
+  deep?: ReadonlySet<number> | undefined;
   /** Timeline events behind the lexical hits' event docs, by event id (loaded while the query is embedded). */
   events?: Map<string, MemoryEvent> | undefined;
   /** Every candidate event loaded with the docs (a superset of `events`, not attached; the expansion reads it). */
@@ -218,7 +254,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
     return docsWithVectors(storage, req.tenant, ids, storage.hydrateDocs ? allEvents(ids.length) : 0);
   });
   otherDocs.catch(() => undefined);
-  const [[vecHits, [mainLexHits, termBest], datedLexHits], lexLoaded, vecLoaded] = await Promise.all([hits, lexicalDocs, otherDocs]);
+  const [[vecHits, [mainLexHits, termBest], datedLexHits, datedVecHits], lexLoaded, vecLoaded] = await Promise.all([hits, lexicalDocs, otherDocs]);
   const seen = new Set(mainLexHits.map((h) => h.docId));
   // A dated hit scores as it would in the main search (same index, same query); it only joins the candidates.
   const lexHits = [...mainLexHits, ...datedLexHits.filter((h) => !seen.has(h.docId))];
@@ -226,16 +262,24 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
   const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);
 
-  const conversational = looksConversational(docs);
-  const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits, mainLexHits, termBest, vecHits, conversational });
-  const pool = vecHits.map((h) => h.score);
+
+  const pool = calibrationHead(vecHits);
+  const byScore = (hs: readonly DocHit[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, CALIBRATION_DEPTH);
+  const head = new Set([...byScore(vecHits), ...byScore(mainLexHits), ...datedLexHits, ...datedVecHits].map((h) => h.docId));
+  const deep = new Set(docs.map((d) => d.docId).filter((id) => !head.has(id)));
+  // Read from the head's memories, like the calibration: the same for every k.
+  const conversational = looksConversational(docs.filter((d) => !deep.has(d.docId)));
+  // A head memory's BM25 counts when the lexical head found it, as with a smaller k; a deep one keeps its own.
+  const lexHead = new Set([...byScore(mainLexHits), ...datedLexHits].map((h) => h.docId));
+  const lexCounted = lexHits.filter((h) => lexHead.has(h.docId) || deep.has(h.docId));
+  const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational, deep });
   const fused = fuse(docs.map((d) => d.docId), input);
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.
   const prefetched = new Set(lexLoaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId));
   const events = req.mode === 'hybrid' ? new Map([...lexLoaded.events].filter(([id]) => prefetched.has(id))) : undefined;
   const loadedEvents = new Map([...lexLoaded.events, ...vecLoaded.events]);
   const facts = new Map([...lexLoaded.facts, ...vecLoaded.facts]);
-  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], events, loadedEvents, facts, conversational };
+  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], deep, events, loadedEvents, facts, conversational };
 }
 
 /** What `fusionInputs` reads: the candidates, their vectors and the hits of each signal. */
@@ -256,6 +300,8 @@ export interface FusionSources {
   vecHits: readonly DocHit[];
   /** The candidates read as a conversation (the question form applies). */
   conversational: boolean;
+  /** Candidates found only past CALIBRATION_DEPTH (SemanticCandidates.deep). */
+  deep?: ReadonlySet<number> | undefined;
 }
 
 /**
@@ -282,13 +328,13 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     lexicalCeiling: lexicalCeiling(src.termBest),
     exact: new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)])),
     cosines: useVector ? cosines : undefined,
-    vectorPool: useVector ? vecHits.map((h) => h.score) : undefined,
+    vectorPool: useVector ? calibrationHead(vecHits) : undefined,
     vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     lexicalWeight,
     standoutWeight: useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight) : undefined,
-    concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs) : undefined,
+    concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
-    lexicalPool: useLexical && useVector ? mainLexHits.map((h) => h.score) : undefined,
+    lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,
   };
 }
 
@@ -307,9 +353,13 @@ export function standoutWeights(docs: readonly Doc[], query: string, lexicalHead
  * Concept evidence of the candidates (concepts.ts), when the query asks about a category. A query that cannot
  * name one (no "what", "which", "how many") leaves WordNet unread.
  */
-export function conceptSignal(query: string, docs: readonly Doc[]): Map<number, number> | undefined {
+export function conceptSignal(query: string, docs: readonly Doc[], deep?: ReadonlySet<number>): Map<number, number> | undefined {
   if (!mayNameCategory(query)) return undefined;
-  return conceptEvidence(conceptMatcher(), query, docs);
+  if (!deep || deep.size === 0) return conceptEvidence(conceptMatcher(), query, docs);
+  // Its length norm reads the average over the docs given: the head's own, whatever a larger k added.
+  const head = conceptEvidence(conceptMatcher(), query, docs.filter((d) => !deep.has(d.docId)));
+  const rest = conceptEvidence(conceptMatcher(), query, docs.filter((d) => deep.has(d.docId)));
+  return head || rest ? new Map([...(head ?? []), ...(rest ?? [])]) : undefined;
 }
 
 /** Per doc, the share of its vector evidence kept under the question discount (fuse.ts); undefined: all of it. */

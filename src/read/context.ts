@@ -19,7 +19,7 @@ import type { ContextConfig } from '../core/config.js';
 import { parseFilter, type FilterNode } from '../core/filter.js';
 import { newId } from '../core/ids.js';
 import { fitBudget, type BudgetResult } from './budget.js';
-import { attachRecords, candidatePoolSize, episodicCutoff, fetchSemantic, fetchWindow, windowCandidates, type SemanticCandidates } from './candidates.js';
+import { attachRecords, candidatePoolSize, CONTEXT_POOL_FLOOR, episodicCutoff, headFirst, fetchSemantic, fetchWindow, windowCandidates, type SemanticCandidates } from './candidates.js';
 import { chainsFor } from './causal.js';
 import { detectConflicts, judgeConflicts, resolveConflicts, type ResolveResult } from './conflicts.js';
 import { pickCounterExample } from './counter.js';
@@ -89,7 +89,7 @@ function plan(deps: ReadDeps, req: ContextRequest): Plan {
     timeWindow: queryTimeWindow(query, now) ?? null,
     scopes: readScopes(mergeScope(req.scope, req.config.scope), req.config.scope_mode),
     config: req.config,
-    pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates),
+    pool: candidatePoolSize(req.config.semantic_retrieval.top_k, req.config.semantic_retrieval.candidates, CONTEXT_POOL_FLOOR),
     drops: req.config.explain ? new DropLog(req.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined) : undefined,
     gathers: gathersAcrossSessions(query),
   };
@@ -138,12 +138,16 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   const { candidates: window, cosines: windowCosines } = await windowCandidates(deps, events, queryVector, sem, config, p.route, now);
   // Facts as they held at the read's time (time-travel.ts), then the floor (floor.ts) before anything builds on a
   // candidate: neighbours and hops only join relevant seeds.
-  const current = await atReadTime(
-    deps.storage,
-    p.tenant,
-    scoreSemantic(sem, config.scoring, p.route, now).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff)),
-    { asOf: config.as_of, knownAt: config.known_at },
-    now,
+  // As in search: what only a pool deeper than CALIBRATION_DEPTH found (top_k over 12) ranks after the rest.
+  const current = headFirst(
+    await atReadTime(
+      deps.storage,
+      p.tenant,
+      scoreSemantic(sem, config.scoring, p.route, now).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff)),
+      { asOf: config.as_of, knownAt: config.known_at },
+      now,
+    ),
+    sem.deep ?? new Set<number>(),
   );
   const kept = await floored(deps, p, sem, current, window, windowCosines, queryVector);
   // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).

@@ -8,7 +8,7 @@ import { EngramError } from '../core/errors.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
-import { candidatePoolSize, fetchSemantic, type SemanticCandidates } from './candidates.js';
+import { CALIBRATION_DEPTH, candidatePoolSize, fetchSemantic, headFirst, type SemanticCandidates } from './candidates.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { graphRetrieve } from './graph.js';
 import { withGraphCandidates } from './graph-support.js';
@@ -125,11 +125,14 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     concepts: DEFAULTS.semantic_retrieval.concepts,
     timeWindow: timeWindow ?? undefined,
   });
-  let ranked: Candidate[] = await atReadTime(deps.storage, req.tenant, scoreSemantic(sem, DEFAULTS.scoring, plan, now), { asOf: req.asOf, knownAt: req.knownAt }, now);
+  // What only the deeper pool of a larger k found ranks after the rest (CALIBRATION_DEPTH), here and after the steps below.
+  const deep = sem.deep ?? new Set<number>();
+  let ranked: Candidate[] = headFirst(await atReadTime(deps.storage, req.tenant, scoreSemantic(sem, DEFAULTS.scoring, plan, now), { asOf: req.asOf, knownAt: req.knownAt }, now), deep);
   if (req.rerank) {
     ranked = await rerankCandidates(deps.reranker, ranked, {
       query: req.query,
-      window: pool,
+      // A fixed window, like the calibration (candidates.ts): the reranked head and its blend do not grow with k.
+      window: CALIBRATION_DEPTH,
       rescore: rescorer(DEFAULTS.scoring, plan, now),
     });
   }
@@ -138,6 +141,10 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   // A question that gathers (session-spread.ts) takes no session neighbours: they fill the top from the seeds' sessions.
   const gathers = gathersAcrossSessions(req.query);
   if (gathers) expansion.settings = { ...expansion.settings, seeds: 0 };
+  // The steps below read the head only: what the deeper pool adds joins after them, untouched.
+  const isDeep = (c: Candidate) => c.doc.docId !== undefined && deep.has(c.doc.docId);
+  const deepTail = ranked.filter(isDeep);
+  ranked = ranked.filter((c) => !isDeep(c));
   let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
   // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph-support.ts); a query
   // naming no stored entity is left as it is.
@@ -147,5 +154,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     // ... and a session past SESSION_CAP events gives way to the others.
     if (gathers && sem.conversational !== false) out = spreadSessions(out, SESSION_CAP);
   }
+  const present = new Set(out.map((c) => c.doc.docId));
+  out = [...out, ...deepTail.filter((c) => !present.has(c.doc.docId))];
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }

@@ -66,6 +66,7 @@ export interface SearchRequest {
   tenant: string;
   scope?: ScopeFilter | undefined;
   query: string;
+  /** How many hits. A larger k only adds hits after the ones a smaller k returns (same query, same data). */
   k: number;
   kinds?: DocKind[] | undefined;
   filter?: FilterNode | undefined;

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Embedder } from '../ports/embedder.js';
+import { DAY, HOUR, T0 } from './fixtures.test-support.js';
+import { embedWith, indexPending, newEvent, openTestStore, readDeps, realEmbedder, type TestStore } from './e2e.test-support.js';
+import { CALIBRATION_DEPTH } from './candidates.js';
+import { search } from './search.js';
+import type { ReadDeps, RetrievalMode } from './types.js';
+
+/**
+ * Asking for more results must not change the first ones: for the same query and data, the first m hits of
+ * search(k) are the first m of search(k') for m ≤ k ≤ k'. The store holds more memories than the smallest pool
+ * (candidates.ts: CALIBRATION_DEPTH), so a larger k fetches a deeper pool from each index.
+ */
+const SERVICES = ['checkout', 'payments', 'search', 'login', 'billing', 'webhooks', 'reports', 'mobile api', 'inventory', 'shipping'];
+const TROUBLES = [
+  'returned 500 errors after a deploy',
+  'was slow because the connection pool ran out',
+  'timed out talking to the database',
+  'ran out of memory during the nightly batch',
+  'lost messages when the queue was restarted',
+  'failed its health check after a config change',
+  'logged ERR_PG_53300 too many clients',
+  'served stale data from the cache',
+  'dropped requests behind the load balancer',
+  'filled its disk with debug logs',
+  'deadlocked on a migration lock',
+  'sent duplicate emails after a retry storm',
+];
+const FIXES = ['we rolled back', 'we raised the limit', 'we added a retry with backoff', 'we restarted the workers', 'we pinned the old version'];
+
+const MEMORIES = SERVICES.flatMap((s, i) => TROUBLES.map((t, j) => `The ${s} service ${t}; ${FIXES[(i + j) % FIXES.length]}.`));
+
+const QUERIES = [
+  'Why did checkout time out against the database?',
+  'payments connection pool exhausted',
+  'What did we do when the queue dropped messages?',
+  'ERR_PG_53300 in billing',
+  'Which service crashed from lack of memory overnight?',
+];
+const KS = [5, 10, 20, 30, 60];
+const MODES: [RetrievalMode, boolean][] = [
+  ['lexical', false],
+  ['vector', false],
+  ['hybrid', false],
+  ['hybrid', true],
+];
+
+describe('search: the head does not depend on the k asked (SQLite + USE-lite)', () => {
+  let embedder: Embedder;
+  let store: TestStore;
+  let deps: ReadDeps;
+
+  beforeAll(async () => {
+    embedder = await realEmbedder();
+    store = await openTestStore(embedder.model, embedder.dimension);
+    await store.storage.appendEvents(
+      MEMORIES.map((content, i) => newEvent({ id: `evt_${i}`, sessionId: `S${i % 7}`, name: i % 2 ? 'assistant' : 'user', content, ts: T0 + i * HOUR })),
+    );
+    await indexPending(store.storage, embedder);
+    deps = readDeps(store.storage, T0 + 100 * DAY, embedWith(embedder));
+  }, 60_000);
+  afterAll(async () => {
+    await store.close();
+    await embedder.close();
+  });
+
+  it('holds more memories than the smallest pool', () => {
+    expect(MEMORIES.length).toBeGreaterThan(CALIBRATION_DEPTH);
+  });
+
+  for (const [mode, rerank] of MODES) {
+    it(`${mode}${rerank ? ' with rerank' : ''}: search(k) is a prefix of search(k') for k ≤ k'`, async () => {
+      for (const query of QUERIES) {
+        const lists = [];
+        for (const k of KS) lists.push((await search(deps, { tenant: 't1', query, k, mode, rerank })).map((h) => h.doc.refId));
+        for (let i = 1; i < KS.length; i++) {
+          const shorter = lists[i - 1]!;
+          expect(lists[i]!.slice(0, shorter.length), `${query} at k ${KS[i - 1]} vs ${KS[i]}`).toEqual(shorter);
+        }
+      }
+    }, 60_000);
+  }
+});
