@@ -9,6 +9,7 @@ import { causeVectorKey } from '../core/docs-learn.js';
 import { correctionsAboveOverturned } from './corrected.js';
 import { causeGroups, withCounts } from './recurrence.js';
 import { withoutRefutedRules } from './refuted.js';
+import { supersededCases, withoutSuperseded } from './supersede.js';
 import { collapseBehindStandout, isClosedCase, standout } from './standout.js';
 import type { Candidate, ReadDeps } from './types.js';
 
@@ -26,9 +27,13 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   const causeOf = (id: string) => causes.get(id);
   const texts = [...new Set([...causes.values()].filter((t): t is string => Boolean(t)))];
   const vectors = await causeVectors(deps, texts);
-  const groups = causeGroups(cases, causeOf, (t) => vectors.get(t));
-  const s = standout(candidates);
-  const weighed = withCounts(s ? collapseBehindStandout(candidates, causeOf, s) : candidates, groups);
+  const all0 = causeGroups(cases, causeOf, (t) => vectors.get(t));
+  // Earlier cases whose answer a later case of their cause replaced leave first (supersede.ts).
+  const superseded = supersededCases([...episodes.values()], (a, b) => all0.get(a)?.includes(b) ?? false);
+  const live = withoutSuperseded(candidates, superseded);
+  const groups = superseded.by.size === 0 ? all0 : causeGroups(cases.filter((c) => !superseded.by.has(c.doc.refId)), causeOf, (t) => vectors.get(t));
+  const s = standout(live);
+  const weighed = withCounts(s ? collapseBehindStandout(live, causeOf, s) : live, groups);
   return correctionsAboveOverturned(weighed, (id) => episodes.get(id));
 }
 

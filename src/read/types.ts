@@ -123,6 +123,8 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   cases?: number | undefined;
   /** Session spread (session-spread.ts): an event past its session's first few for a gathering question; picked and shown after the others. */
   behind?: boolean | undefined;
+  /** A closed case whose later statement replaced the answer of these earlier cases (supersede.ts), left out. */
+  replaced?: { ids: string[]; statement: string } | undefined;
   scores: ScoreBreakdown;
 }
 
@@ -191,7 +193,7 @@ export interface CausalChain {
   narrative: string;
 }
 
-export type ConflictReason = 'same_key' | 'same_subject_predicate' | 'fresher_episodic';
+export type ConflictReason = 'same_key' | 'same_subject_predicate' | 'fresher_episodic' | 'superseded_case';
 export type ConflictAction = 'preferred' | 'surfaced_both';
 
 export interface ConflictNote {

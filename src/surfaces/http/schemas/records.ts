@@ -175,7 +175,7 @@ export const ContextResultSchema = z
     ),
     conflicts: z.array(
       z.object({
-        reason: z.enum(['same_key', 'same_subject_predicate', 'fresher_episodic']),
+        reason: z.enum(['same_key', 'same_subject_predicate', 'fresher_episodic', 'superseded_case']),
         action: z.enum(['preferred', 'surfaced_both']),
         item_ids: z.array(z.string()),
         dropped_ids: z.array(z.string()),

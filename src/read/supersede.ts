@@ -1,0 +1,133 @@
+/**
+ * Superseded cases: a later closed case whose root cause or correction states that an answer was replaced —
+ * "<thing> changed|moved|switched (from <old>) to <new>", "<thing> is|are now <new>", "<thing> is|are no longer
+ * <old>" — makes the earlier cases of the same cause (recurrence.ts `sameCause`) that still state the old answer
+ * stale: their cause names the thing (most of its specific words) but not the new value (or names the old one).
+ * They leave the candidates before selection and before the recurrence counts, so a reader (or a decider that
+ * votes over every case it is shown) no longer takes the old answer for a live precedent; the context carries a
+ * conflict note on the case that replaced them. Generic English only: no domain's words are read.
+ */
+import type { Episode } from '../core/types.js';
+import { specificStems } from '../learn/text.js';
+import type { Candidate, ConflictNote } from './types.js';
+
+/** A stated replacement: what changed, and its new (or its old) value, as specific stems. */
+export interface Replacement {
+  statement: string;
+  thing: Set<string>;
+  now?: Set<string> | undefined;
+  was?: Set<string> | undefined;
+}
+
+const CLAUSE_BREAK = /[.;!?]+(?=\s|$)|[;:\n]|\s[—–]\s/;
+const CHANGED = /^(.*?)\b(?:(?:has|have|had|was|were|got)\s+)?(?:changed|moved|switched|shifted)\s+(?:from\s+(.+?)\s+)?to\s+(.+)$/i;
+const NOW = /^(.*?)\b(?:is|are)\s+now\s+(.+)$/i;
+const NO_LONGER = /^(.*?)\b(?:is|are)\s+no\s+longer\s+(.+)$/i;
+/** A value ends where its reason or time begins. */
+const VALUE_END = /,|\b(?:after|since|because|so|when|following|as|due)\b/i;
+/** Share of the thing's specific words an earlier cause must name. */
+const THING_SHARE = 0.6;
+
+function value(text: string): Set<string> {
+  return specificStems(text.split(VALUE_END)[0] ?? '');
+}
+
+/** The replacements a text states (at most one per clause). */
+export function replacementsIn(text: string): Replacement[] {
+  const out: Replacement[] = [];
+  for (const clause of text.split(CLAUSE_BREAK).map((c) => c.trim()).filter(Boolean)) {
+    const changed = CHANGED.exec(clause);
+    const now = changed ? null : NOW.exec(clause);
+    const gone = changed || now ? null : NO_LONGER.exec(clause);
+    const thing = specificStems((changed?.[1] ?? now?.[1] ?? gone?.[1] ?? '').split(',').at(-1)!);
+    if (thing.size === 0) continue;
+    if (changed) out.push({ statement: clause, thing, now: value(changed[3]!), ...(changed[2] ? { was: value(changed[2]) } : {}) });
+    else if (now) out.push({ statement: clause, thing, now: value(now[2]!) });
+    else if (gone) out.push({ statement: clause, thing, was: value(gone[2]!) });
+  }
+  return out.filter((r) => (r.now?.size ?? 0) > 0 || (r.was?.size ?? 0) > 0);
+}
+
+/** Whether an earlier cause still states the answer the replacement says no longer holds. */
+export function statesReplaced(cause: string, r: Replacement): boolean {
+  const stems = specificStems(cause);
+  const named = [...r.thing].filter((s) => stems.has(s)).length;
+  if (named === 0 || named < THING_SHARE * r.thing.size) return false;
+  if (r.now && r.now.size > 0 && [...r.now].some((s) => stems.has(s))) return false;
+  if (r.was && r.was.size > 0 && ![...r.was].some((s) => stems.has(s))) return false;
+  return true;
+}
+
+/** What a closed case states as replaced: its root cause's and its corrections' replacements. */
+function replacementsOf(ep: Episode): Replacement[] {
+  return [ep.rootCause ?? '', ...ep.corrections].flatMap(replacementsIn);
+}
+
+export interface Superseded {
+  /** Earlier case id → the later case that replaced its answer. */
+  by: Map<string, { id: string; statement: string }>;
+}
+
+/**
+ * Which of the cases are superseded: for each case (newest first) that states a replacement, the earlier cases
+ * of its cause (`sameCauseAs`) whose cause states the replaced answer. A superseding case is never itself
+ * superseded by an earlier one.
+ */
+export function supersededCases(episodes: readonly Episode[], sameCauseAs: (a: string, b: string) => boolean): Superseded {
+  const by = new Map<string, { id: string; statement: string }>();
+  const newestFirst = [...episodes].sort((a, b) => b.endTs - a.endTs);
+  for (const later of newestFirst) {
+    if (by.has(later.id)) continue;
+    const stated = replacementsOf(later);
+    if (stated.length === 0 || !later.rootCause) continue;
+    // The cause's earlier cases: the later case's own, then (one step at a time) those of the cases it replaced —
+    // look-alike causes are not transitive (recurrence.ts), but an answer replaced in one phrasing is in another.
+    const replaced = [later.id];
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const earlier of newestFirst) {
+        if (earlier.endTs >= later.endTs || by.has(earlier.id) || !earlier.rootCause) continue;
+        if (!replaced.some((id) => sameCauseAs(id, earlier.id))) continue;
+        const r = stated.find((x) => statesReplaced(earlier.rootCause!, x));
+        if (!r) continue;
+        by.set(earlier.id, { id: later.id, statement: r.statement });
+        replaced.push(earlier.id);
+        grew = true;
+      }
+    }
+  }
+  return { by };
+}
+
+/** The candidates without the superseded cases; each replacing case carries what it replaced (for the note). */
+export function withoutSuperseded(candidates: readonly Candidate[], s: Superseded): Candidate[] {
+  if (s.by.size === 0) return [...candidates];
+  const final = new Map(candidates.map((c) => [c.doc.refId, c.scores.final]));
+  return candidates
+    .filter((c) => !s.by.has(c.doc.refId))
+    .map((c) => {
+      const olds = [...s.by].filter(([, v]) => v.id === c.doc.refId);
+      if (olds.length === 0) return c;
+      // The live version of the answer stands where its best stale version stood.
+      const best = Math.max(c.scores.final, ...olds.map(([id]) => final.get(id) ?? 0));
+      return { ...c, scores: { ...c.scores, final: best }, replaced: { ids: olds.map(([id]) => id), statement: olds[0]![1].statement } };
+    });
+}
+
+/** One note per shown replacing case: how many earlier cases it replaced, and its statement. */
+export function supersededNotes(shown: readonly Candidate[]): ConflictNote[] {
+  return shown.flatMap((c) => {
+    const r = c.replaced;
+    if (!r) return [];
+    const n = r.ids.length;
+    return [
+      {
+        reason: 'superseded_case' as const,
+        action: 'preferred' as const,
+        itemIds: [c.doc.refId, ...r.ids],
+        droppedIds: [...r.ids],
+        note: `${n} earlier case${n > 1 ? 's' : ''} of this cause left out as superseded: a later case states "${r.statement}".`,
+      },
+    ];
+  });
+}
