@@ -4,7 +4,7 @@ import { idKind } from '../../core/ids.js';
 import type { Fact } from '../../core/types.js';
 import type { Memory } from '../../memory.js';
 import { allRoundEvents, MINUTE, T0, tickingClock } from './fixtures.test-support.js';
-import { judgeFact } from './reinforce.js';
+import { factCauseVerdict, judgeFact } from './reinforce.js';
 
 const QUERY = 'Nightly ETL job for the shipping warehouse failed with out-of-memory errors on spark executors';
 const NEW_INCIDENT: { type: 'message' | 'decision'; content: string; ts: number }[] = [
@@ -162,5 +162,57 @@ describe('judgeFact', () => {
     expect(judgeFact(fact, 'SUCCESS', { correction: 'Not a skewed join key: the executor memory limit was halved.' })?.polarity).toBe('contradict');
     // Retrieved for an incident with another established cause, and silent about it: it did not apply.
     expect(judgeFact(fact, 'SUCCESS', { rootCause: 'A bad config change set the timeout to 1ms.' })).toMatchObject({ polarity: 'contradict', strength: 0.5 });
+  });
+});
+
+describe('judgeFact: credit only for the cause the fact claims', () => {
+  const rule = 'When a report mentions the gateway, check a cache eviction storm on the gateway nodes.';
+  it('leaves the condition\'s words out of the comparison with the established cause', () => {
+    // "gateway" is in every report the rule is retrieved for: sharing it says nothing about the cause.
+    expect(judgeFact(rule, 'SUCCESS', { rootCause: 'The gateway certificate expired overnight.' })).toMatchObject({ polarity: 'contradict', strength: 0.5 });
+  });
+  it('decides a success whose cause shares only some of the claim\'s words by whether it is the cause the rule was learned from', () => {
+    const rootCause = 'A cache warmup job saturated the disks.';
+    expect(judgeFact(rule, 'SUCCESS', { rootCause, sameCause: true })).toMatchObject({ polarity: 'support', strength: 1 });
+    expect(judgeFact(rule, 'PARTIAL', { rootCause, sameCause: true })).toMatchObject({ polarity: 'support', strength: 0.5 });
+    expect(judgeFact(rule, 'SUCCESS', { rootCause, sameCause: false })).toMatchObject({ polarity: 'contradict', strength: 0.5 });
+    expect(judgeFact(rule, 'SUCCESS', { rootCause })).toBeUndefined();
+    // A failure still counts against it.
+    expect(judgeFact(rule, 'FAILURE', { rootCause })).toMatchObject({ polarity: 'contradict', strength: 1 });
+  });
+  it('does not credit one shared word when the causes differ in meaning', () => {
+    const short = 'When a report mentions the gateway, check eviction storm.';
+    const rootCause = 'A memory leak forced an eviction of the sidecar.';
+    expect(judgeFact(short, 'SUCCESS', { rootCause })?.polarity).toBe('support');
+    expect(judgeFact(short, 'SUCCESS', { rootCause, sameCause: false })).toMatchObject({ polarity: 'contradict', strength: 0.5 });
+    // Two of its words named: supported whatever the vectors say.
+    expect(judgeFact(short, 'SUCCESS', { rootCause: 'An eviction storm after the deploy.', sameCause: false })?.polarity).toBe('support');
+  });
+});
+
+describe('factCauseVerdict', () => {
+  const vec = (...xs: number[]) => Float32Array.from(xs);
+  const causes: Record<string, Float32Array> = {
+    'Cache eviction storm on the gateway nodes.': vec(1, 0, 0),
+    'The gateway nodes evicted their caches in a storm.': vec(0.95, 0.3, 0),
+    'The gateway certificate expired overnight.': vec(0, 0, 1),
+  };
+  const ctx = {
+    storage: {
+      getEpisodes: async (_t: string, ids: readonly string[]) => ids.map((id) => ({ id, rootCause: id === 'ep_a' ? 'Cache eviction storm on the gateway nodes.' : undefined })),
+      getEmbeddings: async () => new Map<string, Float32Array>(),
+    },
+    embedder: { embed: async (texts: readonly string[]) => texts.map((t) => causes[t] ?? vec(0, 1, 0)) },
+    onError: () => undefined,
+  } as unknown as Parameters<typeof factCauseVerdict>[0];
+  const fact = { provenance: { origin: 'extraction', episodeIds: ['ep_a', 'ep_b'] } } as unknown as Parameters<typeof factCauseVerdict>[2];
+  it('compares the established cause with the causes of the episodes the fact was learned from, by meaning', async () => {
+    expect(await factCauseVerdict(ctx, 't', fact, 'The gateway nodes evicted their caches in a storm.')).toBe(true);
+    expect(await factCauseVerdict(ctx, 't', fact, 'The gateway certificate expired overnight.')).toBe(false);
+  });
+  it('knows nothing without a cause or a source episode with one', async () => {
+    expect(await factCauseVerdict(ctx, 't', fact, undefined)).toBeUndefined();
+    const bare = { provenance: { origin: 'reflection', eventIds: ['evt_1'] } } as unknown as Parameters<typeof factCauseVerdict>[2];
+    expect(await factCauseVerdict(ctx, 't', bare, 'The gateway certificate expired overnight.')).toBeUndefined();
   });
 });

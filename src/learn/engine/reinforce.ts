@@ -20,10 +20,12 @@
 import { idKind } from '../../core/ids.js';
 import { relevanceFloorSchema } from '../../core/config.js';
 import type { Episode, Fact, Link, Outcome } from '../../core/types.js';
+import { causeVectorKey } from '../../core/docs-learn.js';
 import { aboveFloor, queryStems, type RelevanceFloor } from '../../read/floor.js';
+import { sameCause } from '../../read/recurrence.js';
 import type { RetrievalRecord } from '../../ports/storage.js';
 import { parseCorrection } from '../cues.js';
-import { overlapCoefficient } from '../text.js';
+import { intersectionSize, overlapCoefficient } from '../text.js';
 import type { EngineContext } from './context.js';
 import { addEvidence, type FactUpdate } from './facts.js';
 import { makeLink, mistakenStems, revisesLesson, specificStems } from './links.js';
@@ -68,26 +70,62 @@ const MIN_WEIGHT = 0.1;
 const ACTION_RE = /\b(?:check|suspect|investigate|inspect|look at|verify|prefer|use|try|roll back|revert|restart|scale|increase|raise|reduce|lower)\b\s+(.+)$/i;
 const NEGATED_TAIL_RE = /,?\s+(?:and\s+)?(?:not|rather than|instead of)\s+(.+)$/i;
 
-/** The claim of a fact and what it says it is not. */
-export function claimOf(text: string): { claim: Set<string>; negated: Set<string> } {
+/**
+ * The claim of a fact, what it says it is not, and its condition (the words before its action verb: "When a report
+ * mentions …"). The condition's words hold in every situation the fact is retrieved for, so they say nothing about
+ * which cause it was: they are left out of the claim (unless nothing else is left) and out of a cause compared with it.
+ */
+export function claimOf(text: string): { claim: Set<string>; negated: Set<string>; condition: Set<string> } {
   const body = text.split(' Revised:')[0]!.replace(/\([^()]*\)/g, ' ');
-  const action = ACTION_RE.exec(body)?.[1] ?? body;
+  const match = ACTION_RE.exec(body);
+  const action = match?.[1] ?? body;
+  const condition = match ? specificStems(body.slice(0, match.index)) : new Set<string>();
   const neg = NEGATED_TAIL_RE.exec(action);
-  return { claim: specificStems(neg ? action.slice(0, neg.index) : action), negated: specificStems(neg?.[1] ?? '') };
+  return { claim: beyond(specificStems(neg ? action.slice(0, neg.index) : action), condition), negated: beyond(specificStems(neg?.[1] ?? ''), condition), condition };
 }
 
-export function judgeFact(text: string, outcome: Outcome, opts: ReinforceOptions = {}): FactJudgement | undefined {
+/** The stems of `a` not in `b`, or `a` itself when nothing is left. */
+function beyond(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  const rest = new Set([...a].filter((s) => !b.has(s)));
+  return rest.size > 0 ? rest : new Set(a);
+}
+
+/** The larger number of stems the claim shares with the actual cause, or its negated tail with the mistaken one. */
+function sharedMost(claim: ReadonlySet<string>, actual: ReadonlySet<string>, negated: ReadonlySet<string>, mistaken: ReadonlySet<string>): number {
+  return Math.max(intersectionSize(claim, actual), intersectionSize(negated, mistaken));
+}
+
+function without(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  return new Set([...a].filter((s) => !b.has(s)));
+}
+
+/**
+ * `sameCause`: whether the episode's established cause is the cause the fact was learned from (its source episodes'
+ * causes, by meaning — `factCauseVerdict`); undefined when unknown. It decides a success whose cause shares only
+ * some of the claim's words: supported when it is the fact's cause, contradicted at half strength when it is another
+ * one, no evidence when unknown — shared words alone never credit a fact with a success.
+ */
+export function judgeFact(text: string, outcome: Outcome, opts: ReinforceOptions & { sameCause?: boolean | undefined } = {}): FactJudgement | undefined {
   const parts = opts.correction ? parseCorrection(opts.correction) : {};
-  const actual = specificStems([opts.rootCause ?? '', parts.actual ?? ''].join(' '));
-  const mistaken = opts.correction ? mistakenStems([opts.correction]) : new Set<string>();
-  if (actual.size > 0 || mistaken.size > 0) {
-    const { claim, negated } = claimOf(text);
+  const stated = specificStems([opts.rootCause ?? '', parts.actual ?? ''].join(' '));
+  const wrong = opts.correction ? mistakenStems([opts.correction]) : new Set<string>();
+  if (stated.size > 0 || wrong.size > 0) {
+    const { claim, negated, condition } = claimOf(text);
+    const actual = without(stated, condition);
+    const mistaken = without(wrong, condition);
     const agree = Math.max(overlapCoefficient(claim, actual), overlapCoefficient(negated, mistaken));
     const disagree = Math.max(overlapCoefficient(claim, mistaken), overlapCoefficient(negated, actual));
-    if (agree >= 0.5 && agree > disagree) return { polarity: 'support', strength: 1, reason: 'its claim names the actual cause' };
+    // One shared word is not enough when the causes differ in meaning (a word like "weekend" is in many causes).
+    const byWords = agree >= 0.5 && agree > disagree && (opts.sameCause !== false || sharedMost(claim, actual, negated, mistaken) >= 2);
+    if (byWords) return { polarity: 'support', strength: 1, reason: 'its claim names the actual cause' };
     if (disagree >= 0.5 && disagree > agree) return { polarity: 'contradict', strength: 1, reason: 'its claim names what the correction says was mistaken' };
     // It was retrieved for this situation and points elsewhere than the established cause: it did not apply.
     if (actual.size > 0 && claim.size > 0 && agree === 0) return { polarity: 'contradict', strength: 0.5, reason: 'its claim misses the established cause' };
+    if (actual.size > 0 && (outcome === 'SUCCESS' || outcome === 'PARTIAL')) {
+      if (opts.sameCause === true) return { polarity: 'support', strength: outcome === 'SUCCESS' ? 1 : 0.5, reason: 'the established cause is the one it was learned from' };
+      if (opts.sameCause === false) return { polarity: 'contradict', strength: 0.5, reason: 'the established cause is another than the one it was learned from' };
+      return undefined;
+    }
   }
   switch (outcome) {
     case 'SUCCESS':
@@ -134,7 +172,7 @@ export async function reinforceFromRetrieval(
   for (const id of credited) {
     const fact = loaded.get(id);
     if (!fact) continue;
-    const judged = judgeFact(fact.text, outcome, opts);
+    const judged = judgeFact(fact.text, outcome, { ...opts, sameCause: await factCauseVerdict(ctx, tenant, fact, episode.rootCause ?? opts.rootCause) });
     const weight = Math.max(MIN_WEIGHT, round((judged?.strength ?? 0) * RANK_DECAY ** rank++));
     if (!judged) continue;
     const update = await addEvidence(ctx, tenant, fact, [{ episodeId: episode.id, polarity: judged.polarity, weight }]);
@@ -145,6 +183,36 @@ export async function reinforceFromRetrieval(
   const stored = links.length ? await ctx.storage.putLinks(links) : [];
   const bystanderFactIds = retrievedFactIds.filter((id) => !creditedSet.has(id));
   return { retrievalId: record.id, episodeId: episode.id, outcome, retrievedEpisodeIds, retrievedFactIds, bystanderFactIds, links: stored, facts };
+}
+
+/**
+ * Whether `cause` is the cause `fact` was learned from: one of its source episodes' root causes says the same
+ * (read/recurrence.ts `sameCause`: most of the shorter cause's specific words, or stored cause vectors at least
+ * SAME_CAUSE_COSINE close). Undefined when the fact has no source with a known cause, or nothing is established.
+ */
+export async function factCauseVerdict(ctx: EngineContext, tenant: string, fact: Fact, cause: string | undefined): Promise<boolean | undefined> {
+  if (!cause?.trim() || (fact.provenance.episodeIds ?? []).length === 0) return undefined;
+  const sources = (await ctx.storage.getEpisodes(tenant, fact.provenance.episodeIds ?? [])).flatMap((e) => (e.rootCause?.trim() ? [e.rootCause] : []));
+  if (sources.length === 0) return undefined;
+  const vectors = await causeVectors(ctx, [cause, ...sources]);
+  return sources.some((s) => sameCause(s, cause, (c) => vectors.get(c)));
+}
+
+/** Stored cause vectors (cause-vectors.ts), embedding the ones missing; empty without an embedder or on a failure. */
+async function causeVectors(ctx: EngineContext, causes: readonly string[]): Promise<Map<string, Float32Array>> {
+  const out = new Map<string, Float32Array>();
+  if (!ctx.embedder) return out;
+  try {
+    const unique = [...new Set(causes)];
+    const stored = await ctx.storage.getEmbeddings(unique.map(causeVectorKey));
+    for (const c of unique) {
+      const v = stored.get(causeVectorKey(c)) ?? (await ctx.embedder.embed([c], { priority: 'background' }))[0];
+      if (v) out.set(c, v);
+    }
+  } catch (e) {
+    ctx.onError(e); // judged by wording alone
+  }
+  return out;
 }
 
 /**
