@@ -18,7 +18,7 @@ import type { Storage } from '../../ports/storage.js';
 import { sharedEmbedder } from '../../../testing/memory-fixture.js';
 import { causeVectors } from '../../read/cases.js';
 import { allRoundEvents, ROUNDS, tickingClock } from './fixtures.test-support.js';
-import { storeCauseVectors } from './cause-vectors.js';
+import { loadCauseVectors, storeCauseVectors } from './cause-vectors.js';
 
 const QUERY = 'Nightly ETL job for the shipping warehouse failed with out-of-memory errors on spark executors';
 
@@ -143,5 +143,38 @@ describe('causeVectors (read path)', () => {
     } as unknown as Parameters<typeof causeVectors>[0];
     expect((await causeVectors(deps, [])).size).toBe(0);
     expect(calls).toBe(0);
+  });
+});
+
+describe('loadCauseVectors (learn path)', () => {
+  const v = (x: number) => new Float32Array([x, 1 - x]);
+  const storageWith = (stored: Map<string, Float32Array>) =>
+    ({ getEmbeddings: async (hashes: readonly string[]) => new Map(hashes.flatMap((h) => (stored.has(h) ? [[h, stored.get(h)!] as const] : []))) }) as unknown as Storage;
+  const embedderOf = (asked: string[], fail = false) =>
+    ({
+      embed: async (texts: string[]) => {
+        if (fail) throw new Error('model down');
+        asked.push(...texts);
+        return texts.map(() => v(0));
+      },
+    }) as unknown as Embedder;
+
+  it('takes stored vectors, embeds each missing cause once, and stores nothing', async () => {
+    const asked: string[] = [];
+    const stored = new Map([[causeVectorKey('stored cause'), v(1)]]);
+    const out = await loadCauseVectors({ storage: storageWith(stored), embedder: embedderOf(asked), onError: (e) => { throw e; } }, ['stored cause', 'new cause', 'new cause']);
+    expect(asked).toEqual(['new cause']);
+    expect([...out.get('stored cause')!]).toEqual([1, 0]);
+    expect([...out.get('new cause')!]).toEqual([0, 1]);
+    expect(stored.size).toBe(1);
+  });
+
+  it('is empty without an embedder, and reports a failure instead of throwing', async () => {
+    const errors: unknown[] = [];
+    const storage = storageWith(new Map([[causeVectorKey('stored cause'), v(1)]]));
+    expect((await loadCauseVectors({ storage, embedder: undefined, onError: (e) => errors.push(e) }, ['stored cause'])).size).toBe(0);
+    const failed = await loadCauseVectors({ storage, embedder: embedderOf([], true), onError: (e) => errors.push(e) }, ['stored cause', 'new cause']);
+    expect(failed.size).toBe(0);
+    expect(errors).toHaveLength(1);
   });
 });

@@ -34,3 +34,25 @@ export async function storeCauseVectors(ctx: Pick<EngineContext, 'storage' | 'em
     return 0;
   }
 }
+
+/**
+ * The vectors of these causes: the stored ones, and the missing ones embedded (not stored: only a described
+ * episode's cause is). Empty without an embedder; a failure is reported and leaves the map empty, so a caller
+ * judges by wording alone.
+ */
+export async function loadCauseVectors(ctx: Pick<EngineContext, 'storage' | 'embedder' | 'onError'>, causes: readonly string[]): Promise<Map<string, Float32Array>> {
+  const out = new Map<string, Float32Array>();
+  if (!ctx.embedder) return out;
+  try {
+    const unique = [...new Set(causes)];
+    const stored = await ctx.storage.getEmbeddings(unique.map(causeVectorKey));
+    for (const c of unique) {
+      const v = stored.get(causeVectorKey(c)) ?? (await ctx.embedder.embed([c], { priority: 'background' }))[0];
+      if (v) out.set(c, v);
+    }
+  } catch (e) {
+    ctx.onError(e);
+    out.clear();
+  }
+  return out;
+}

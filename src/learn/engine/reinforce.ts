@@ -20,13 +20,13 @@
 import { idKind } from '../../core/ids.js';
 import { relevanceFloorSchema } from '../../core/config.js';
 import type { Episode, Fact, Link, Outcome } from '../../core/types.js';
-import { causeVectorKey } from '../../core/docs-learn.js';
 import { aboveFloor, queryStems, type RelevanceFloor } from '../../read/floor.js';
 import { sameCause } from '../../read/recurrence.js';
 import type { RetrievalRecord } from '../../ports/storage.js';
 import { parseCorrection } from '../cues.js';
 import { intersectionSize, overlapCoefficient } from '../text.js';
 import type { EngineContext } from './context.js';
+import { loadCauseVectors } from './cause-vectors.js';
 import { addEvidence, type FactUpdate } from './facts.js';
 import { makeLink, mistakenStems, revisesLesson, specificStems } from './links.js';
 
@@ -194,25 +194,8 @@ export async function factCauseVerdict(ctx: EngineContext, tenant: string, fact:
   if (!cause?.trim() || (fact.provenance.episodeIds ?? []).length === 0) return undefined;
   const sources = (await ctx.storage.getEpisodes(tenant, fact.provenance.episodeIds ?? [])).flatMap((e) => (e.rootCause?.trim() ? [e.rootCause] : []));
   if (sources.length === 0) return undefined;
-  const vectors = await causeVectors(ctx, [cause, ...sources]);
+  const vectors = await loadCauseVectors(ctx, [cause, ...sources]);
   return sources.some((s) => sameCause(s, cause, (c) => vectors.get(c)));
-}
-
-/** Stored cause vectors (cause-vectors.ts), embedding the ones missing; empty without an embedder or on a failure. */
-async function causeVectors(ctx: EngineContext, causes: readonly string[]): Promise<Map<string, Float32Array>> {
-  const out = new Map<string, Float32Array>();
-  if (!ctx.embedder) return out;
-  try {
-    const unique = [...new Set(causes)];
-    const stored = await ctx.storage.getEmbeddings(unique.map(causeVectorKey));
-    for (const c of unique) {
-      const v = stored.get(causeVectorKey(c)) ?? (await ctx.embedder.embed([c], { priority: 'background' }))[0];
-      if (v) out.set(c, v);
-    }
-  } catch (e) {
-    ctx.onError(e); // judged by wording alone
-  }
-  return out;
 }
 
 /**
