@@ -1415,7 +1415,7 @@ export interface components {
             }[];
             conflicts: {
                 /** @enum {string} */
-                reason: "same_key" | "same_subject_predicate" | "fresher_episodic";
+                reason: "same_key" | "same_subject_predicate" | "fresher_episodic" | "superseded_case";
                 /** @enum {string} */
                 action: "preferred" | "surfaced_both";
                 item_ids: string[];
