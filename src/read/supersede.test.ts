@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '../core/types.js';
-import { candidate, makeDoc } from './fixtures.test-support.js';
-import { replacementsIn, statesReplaced, supersededCases, supersededNotes, withoutSuperseded } from './supersede.js';
+import { candidate, makeDoc, makeFact } from './fixtures.test-support.js';
+import { replacementsIn, statesReplaced, supersededCases, supersededNotes, supersededRuleBy, withoutSuperseded } from './supersede.js';
 import type { Candidate } from './types.js';
 
 function ep(id: string, endTs: number, rootCause: string, corrections: string[] = []): Episode {
@@ -88,5 +88,33 @@ describe('withoutSuperseded and supersededNotes', () => {
     expect(notes[0]!.reason).toBe('superseded_case');
     expect(notes[0]!.droppedIds).toEqual(['old1']);
     expect(notes[0]!.note).toContain('moved to Sunday');
+  });
+
+  function rule(id: string, sources: string[] | undefined, kind: 'heuristic' | 'fact' = 'heuristic'): Candidate {
+    const fact = makeFact({ id, kind, text: `rule ${id}`, provenance: { origin: 'extraction', ...(sources ? { episodeIds: sources } : {}) } });
+    return candidate(makeDoc({ kind: 'fact', refId: id, text: fact.text, type: kind }), { final: 0.7, fact });
+  }
+
+  it('drops a learned rule whose every source case is superseded, and names it in the note; keeps one with a live or unknown source', () => {
+    const s = supersededCases(
+      [
+        ep('old1', 1, 'The nightly backup window on Saturday saturated the disks.'),
+        ep('old2', 2, 'Saturday backup window again saturating the disks overnight.'),
+        ep('live', 3, 'A stale certificate on the gateway.'),
+        ep('newer', 4, 'The nightly backup window moved to Sunday.'),
+      ],
+      (a, b) => a !== 'live' && b !== 'live',
+    );
+    const stale = rule('r_stale', ['old1', 'old2']);
+    const mixed = rule('r_mixed', ['old1', 'live']);
+    const unknown = rule('r_unknown', undefined);
+    const stated = rule('r_fact', ['old1'], 'fact');
+    expect(supersededRuleBy(stale, s)).toBe('newer');
+    expect([mixed, unknown, stated].map((c) => supersededRuleBy(c, s))).toEqual([undefined, undefined, undefined]);
+    const out = withoutSuperseded([cand('old1', 0.9), cand('old2', 0.8), cand('newer', 0.4), stale, mixed, unknown, stated], s);
+    expect(out.map((c) => c.doc.refId)).toEqual(['newer', 'r_mixed', 'r_unknown', 'r_fact']);
+    const [note] = supersededNotes(out);
+    expect(note!.droppedIds).toEqual(['old2', 'old1', 'r_stale']);
+    expect(note!.note).toContain('2 earlier cases of this cause (and 1 learned rule drawn only from them) left out as superseded');
   });
 });

@@ -5,7 +5,9 @@
  * stale: their cause names the thing (most of its specific words) but not the new value (or names the old one).
  * They leave the candidates before selection and before the recurrence counts, so a reader (or a decider that
  * votes over every case it is shown) no longer takes the old answer for a live precedent; the context carries a
- * conflict note on the case that replaced them. Generic English only: no domain's words are read.
+ * conflict note on the case that replaced them. A learned rule drawn only from superseded cases (every episode of
+ * its `provenance.episodeIds`) leaves with them, named in the same note; a rule with any source not superseded
+ * (or with none known) stays. Generic English only: no domain's words are read.
  */
 import type { Episode } from '../core/types.js';
 import { specificStems } from '../learn/text.js';
@@ -99,18 +101,41 @@ export function supersededCases(episodes: readonly Episode[], sameCauseAs: (a: s
   return { by };
 }
 
-/** The candidates without the superseded cases; each replacing case carries what it replaced (for the note). */
+const LEARNED: ReadonlySet<string> = new Set(['heuristic', 'insight']);
+
+/**
+ * The case that replaced the answer a learned rule was drawn from, when every one of the rule's source episodes
+ * (`provenance.episodeIds`) is superseded; undefined for any other candidate (a rule with a live or unknown source).
+ */
+export function supersededRuleBy(c: Pick<Candidate, 'doc' | 'fact'>, s: Superseded): string | undefined {
+  const f = c.fact;
+  if (c.doc.kind !== 'fact' || !f || !LEARNED.has(f.kind)) return undefined;
+  const sources = f.provenance.episodeIds ?? [];
+  if (sources.length === 0 || !sources.every((id) => s.by.has(id))) return undefined;
+  return s.by.get(sources[0]!)!.id;
+}
+
+/**
+ * The candidates without the superseded cases and the rules drawn only from them; each replacing case carries what
+ * it replaced (for the note).
+ */
 export function withoutSuperseded(candidates: readonly Candidate[], s: Superseded): Candidate[] {
   if (s.by.size === 0) return [...candidates];
   const final = new Map(candidates.map((c) => [c.doc.refId, c.scores.final]));
+  const rules = new Map(candidates.flatMap((c) => {
+    const by = supersededRuleBy(c, s);
+    return by ? [[c.doc.refId, by] as const] : [];
+  }));
   return candidates
-    .filter((c) => !s.by.has(c.doc.refId))
+    .filter((c) => !s.by.has(c.doc.refId) && !rules.has(c.doc.refId))
     .map((c) => {
       const olds = [...s.by].filter(([, v]) => v.id === c.doc.refId);
       if (olds.length === 0) return c;
       // The live version of the answer stands where its best stale version stood.
       const best = Math.max(c.scores.final, ...olds.map(([id]) => final.get(id) ?? 0));
-      return { ...c, scores: { ...c.scores, final: best }, replaced: { ids: olds.map(([id]) => id), statement: olds[0]![1].statement } };
+      const ruleIds = [...rules].filter(([, by]) => by === c.doc.refId).map(([id]) => id);
+      const replaced = { ids: olds.map(([id]) => id), statement: olds[0]![1].statement, ...(ruleIds.length > 0 ? { rules: ruleIds } : {}) };
+      return { ...c, scores: { ...c.scores, final: best }, replaced };
     });
 }
 
@@ -120,13 +145,16 @@ export function supersededNotes(shown: readonly Candidate[]): ConflictNote[] {
     const r = c.replaced;
     if (!r) return [];
     const n = r.ids.length;
+    const k = r.rules?.length ?? 0;
+    const rules = k > 0 ? ` (and ${k} learned rule${k > 1 ? 's' : ''} drawn only from them)` : '';
+    const dropped = [...r.ids, ...(r.rules ?? [])];
     return [
       {
         reason: 'superseded_case' as const,
         action: 'preferred' as const,
-        itemIds: [c.doc.refId, ...r.ids],
-        droppedIds: [...r.ids],
-        note: `${n} earlier case${n > 1 ? 's' : ''} of this cause left out as superseded: a later case states "${r.statement}".`,
+        itemIds: [c.doc.refId, ...dropped],
+        droppedIds: dropped,
+        note: `${n} earlier case${n > 1 ? 's' : ''} of this cause${rules} left out as superseded: a later case states "${r.statement}".`,
       },
     ];
   });

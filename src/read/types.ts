@@ -123,8 +123,8 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   cases?: number | undefined;
   /** Session spread (session-spread.ts): an event past its session's first few for a gathering question; picked and shown after the others. */
   behind?: boolean | undefined;
-  /** A closed case whose later statement replaced the answer of these earlier cases (supersede.ts), left out. */
-  replaced?: { ids: string[]; statement: string } | undefined;
+  /** A closed case whose later statement replaced the answer of these earlier cases (supersede.ts), left out, with the learned rules drawn only from them. */
+  replaced?: { ids: string[]; statement: string; rules?: string[] | undefined } | undefined;
   scores: ScoreBreakdown;
 }
 
