@@ -17,13 +17,13 @@ import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type FuseInput, type Fused, type VectorCalibration } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
-import { LENGTH_TOP, lexicalReliability, STANDOUT_MIN_SHARED, standoutReliability } from './reliability.js';
+import { LENGTH_TOP, lexicalReliability, standoutWeights } from './reliability.js';
 import { cosine } from '../learn/vector.js';
 import { kindBoost, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
 import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens, words } from './text.js';
-import { STOPWORDS } from '../learn/text.js';
+import { CALIBRATION_DEPTH, calibrationHead } from './pool.js';
 import type { TimeWindow } from './time-window.js';
 import type { Candidate, ReadDeps, RetrievalMode } from './types.js';
 
@@ -37,45 +37,6 @@ export const PREFETCH_EVENTS = 20;
 export const TIME_WINDOW_CANDIDATES = 20;
 /** At most this many distinct query terms get a ceiling probe (see lexicalCeiling). */
 export const MAX_CEILING_TERMS = 32;
-
-/**
- * The pool size fetched from each index: `configured`, else max(floor, 4·top_k). search() uses the floor
- * CALIBRATION_DEPTH; getContext keeps `semantic_retrieval.candidates` else max(CONTEXT_POOL_FLOOR, 4·top_k).
- */
-export function candidatePoolSize(topK: number, configured?: number, floor = CALIBRATION_DEPTH): number {
-  return configured ?? Math.max(floor, 4 * topK);
-}
-
-/**
- * getContext's smallest default pool. Its reads for top_k up to 20 are as they were (the calibration head below
- * is the whole pool there); its window, MMR and budget make its items depend on top_k in any case.
- */
-export const CONTEXT_POOL_FLOOR = 50;
-
-/**
- * How many of each signal's best hits calibrate it (fuse.ts: the vector pool's mean and spread, the lexical
- * standout's) and form the head of the answer, whatever the pool fetched. The pool grows with the k asked; a
- * calibration read from all of it changed every memory's evidence, and the memories found only deeper in it
- * competed with the head, so that asking for more results changed (and worsened) the first ones (corpora tune
- * R@10 0.914 at k 20, 0.861 at k 50). 80 is the pool k 20 fetched before (what bench:locomo and bench:corpora ask),
- * and the default pool is never smaller, so every k calibrates on the same head (docs/benchmarks.md, "k-stable").
- */
-export const CALIBRATION_DEPTH = 80;
-
-/** The `depth` best scores of a hit list (the head a signal is calibrated on). */
-export function calibrationHead(hits: readonly DocHit[], depth = CALIBRATION_DEPTH): number[] {
-  return hits.map((h) => h.score).sort((a, b) => b - a).slice(0, depth);
-}
-
-/**
- * Candidates first, then the `deep` ones (found only past CALIBRATION_DEPTH in every signal), each part in its own
- * order: what the deeper pool of a larger k adds comes after what a smaller k finds.
- */
-export function headFirst<C extends { doc: { docId?: number | undefined } }>(ranked: readonly C[], deep: ReadonlySet<number>): C[] {
-  if (deep.size === 0) return [...ranked];
-  const isDeep = (c: C) => c.doc.docId !== undefined && deep.has(c.doc.docId);
-  return [...ranked.filter((c) => !isDeep(c)), ...ranked.filter(isDeep)];
-}
 
 /** Oldest episodic timestamp allowed by `guardrails.episodic_ttl_days` (undefined: no limit). */
 export function episodicCutoff(ttlDays: number | null, now: number): number | undefined {
@@ -262,24 +223,23 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
   const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);
 
-
-  const pool = calibrationHead(vecHits);
   const byScore = (hs: readonly DocHit[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, CALIBRATION_DEPTH);
-  const head = new Set([...byScore(vecHits), ...byScore(mainLexHits), ...datedLexHits, ...datedVecHits].map((h) => h.docId));
+  const lexHead = new Set([...byScore(mainLexHits), ...datedLexHits].map((h) => h.docId));
+  const head = new Set([...lexHead, ...[...byScore(vecHits), ...datedVecHits].map((h) => h.docId)]);
   const deep = new Set(docs.map((d) => d.docId).filter((id) => !head.has(id)));
   // Read from the head's memories, like the calibration: the same for every k.
   const conversational = looksConversational(docs.filter((d) => !deep.has(d.docId)));
   // A head memory's BM25 counts when the lexical head found it, as with a smaller k; a deep one keeps its own.
-  const lexHead = new Set([...byScore(mainLexHits), ...datedLexHits].map((h) => h.docId));
   const lexCounted = lexHits.filter((h) => lexHead.has(h.docId) || deep.has(h.docId));
   const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational, deep });
   const fused = fuse(docs.map((d) => d.docId), input);
+  const pool = [...(input.vectorPool ?? [])];
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.
   const prefetched = new Set(lexLoaded.docs.filter((d) => d.kind === 'event').slice(0, PREFETCH_EVENTS).map((d) => d.refId));
   const events = req.mode === 'hybrid' ? new Map([...lexLoaded.events].filter(([id]) => prefetched.has(id))) : undefined;
   const loadedEvents = new Map([...lexLoaded.events, ...vecLoaded.events]);
   const facts = new Map([...lexLoaded.facts, ...vecLoaded.facts]);
-  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: useVector ? pool : [], deep, events, loadedEvents, facts, conversational };
+  return { docs, fused, vectors, calibration: useVector ? calibrateVector(pool) : undefined, vectorPool: pool, deep, events, loadedEvents, facts, conversational };
 }
 
 /** What `fusionInputs` reads: the candidates, their vectors and the hits of each signal. */
@@ -336,17 +296,6 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,
   };
-}
-
-/**
- * Per doc, the weight of its lexical standout under length flooding (reliability.ts `standoutReliability`). Only a
- * doc that shares at least STANDOUT_MIN_SHARED distinct content words with the query is relieved; one that shares a
- * single word keeps w (a short turn that names one of the question's words is not a statement of its answer).
- */
-export function standoutWeights(docs: readonly Doc[], query: string, lexicalHeadLengths: readonly number[], w: number): Map<number, number> {
-  const asked = new Set(words(query).filter((x) => !STOPWORDS.has(x)));
-  const shared = (text: string) => new Set(words(text).filter((x) => asked.has(x))).size;
-  return new Map(docs.map((d) => [d.docId, shared(d.text) >= STANDOUT_MIN_SHARED ? standoutReliability(w, d.text.length, lexicalHeadLengths) : w]));
 }
 
 /**

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../ports/embedder.js';
 import { DAY, HOUR, T0 } from './fixtures.test-support.js';
 import { embedWith, indexPending, newEvent, openTestStore, readDeps, realEmbedder, type TestStore } from './e2e.test-support.js';
-import { CALIBRATION_DEPTH } from './candidates.js';
+import { CALIBRATION_DEPTH } from './pool.js';
 import { search } from './search.js';
 import type { ReadDeps, RetrievalMode } from './types.js';
 
 /**
  * Asking for more results must not change the first ones: for the same query and data, the first m hits of
  * search(k) are the first m of search(k') for m ≤ k ≤ k'. The store holds more memories than the smallest pool
- * (candidates.ts: CALIBRATION_DEPTH), so a larger k fetches a deeper pool from each index.
+ * (pool.ts: CALIBRATION_DEPTH), so a larger k fetches a deeper pool from each index.
  */
 const SERVICES = ['checkout', 'payments', 'search', 'login', 'billing', 'webhooks', 'reports', 'mobile api', 'inventory', 'shipping'];
 const TROUBLES = [

@@ -26,12 +26,15 @@
  * word after it (the echo), and it is the answers' length that makes the head unreliable. A memory as long as the
  * head's longest keeps w, as before; a shorter one keeps more (at q = 1.5, w = 0.1: 0.56 for 40 % of L, 0.93 for
  * 10 %). The relief needs a second piece of evidence: the memory shares at least STANDOUT_MIN_SHARED distinct
- * content words with the query (candidates.ts). A short turn that names one of the question's words and asks
+ * content words with the query (`standoutWeights`). A short turn that names one of the question's words and asks
  * something else stands out of a flooded pool as well as the statement does, and given its whole standout it passed
  * evidence found by meaning (bench corpus shared-word). The share of the attainable BM25 stays weighed by w alone (a short memory that shares the query's common
  * words is not lifted; relief of the share per memory was measured and cost recall). Measured in
  * docs/benchmarks.md ("The lexical standout weighed by the memory's own length").
  */
+
+import { STOPWORDS } from '../learn/text.js';
+import { words } from './text.js';
 
 /** How many hits of each list are read. */
 export const LENGTH_TOP = 10;
@@ -43,7 +46,7 @@ export const LENGTH_POWER = 1;
 /** q above: how fast the standout's relief falls as a memory nears the lexical head's length. */
 export const STANDOUT_LENGTH_POWER = 1.5;
 
-/** How many distinct content words of the query a memory must share for its standout to be relieved (candidates.ts). */
+/** How many distinct content words of the query a memory must share for its standout to be relieved (`standoutWeights`). */
 export const STANDOUT_MIN_SHARED = 2;
 
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -68,4 +71,15 @@ export function standoutReliability(w: number, length: number, lexicalHeadLength
   if (w >= 1 || head.length === 0) return Math.min(1, w);
   const ratio = Math.max(0, length) / Math.max(1, ...head);
   return Math.min(1, w ** (ratio ** power));
+}
+
+/**
+ * Per doc, the weight of its lexical standout under length flooding (`standoutReliability`). Only a
+ * doc that shares at least STANDOUT_MIN_SHARED distinct content words with the query is relieved; one that shares a
+ * single word keeps w (a short turn that names one of the question's words is not a statement of its answer).
+ */
+export function standoutWeights(docs: readonly { docId: number; text: string }[], query: string, lexicalHeadLengths: readonly number[], w: number): Map<number, number> {
+  const asked = new Set(words(query).filter((x) => !STOPWORDS.has(x)));
+  const shared = (text: string) => new Set(words(text).filter((x) => asked.has(x))).size;
+  return new Map(docs.map((d) => [d.docId, shared(d.text) >= STANDOUT_MIN_SHARED ? standoutReliability(w, d.text.length, lexicalHeadLengths) : w]));
 }

@@ -8,7 +8,8 @@ import { EngramError } from '../core/errors.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
-import { CALIBRATION_DEPTH, candidatePoolSize, fetchSemantic, headFirst, type SemanticCandidates } from './candidates.js';
+import { fetchSemantic, type SemanticCandidates } from './candidates.js';
+import { CALIBRATION_DEPTH, candidatePoolSize, headFirst, splitDeep } from './pool.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { graphRetrieve } from './graph.js';
 import { withGraphCandidates } from './graph-support.js';
@@ -131,7 +132,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   if (req.rerank) {
     ranked = await rerankCandidates(deps.reranker, ranked, {
       query: req.query,
-      // A fixed window, like the calibration (candidates.ts): the reranked head and its blend do not grow with k.
+      // A fixed window, like the calibration (pool.ts): the reranked head and its blend do not grow with k.
       window: CALIBRATION_DEPTH,
       rescore: rescorer(DEFAULTS.scoring, plan, now),
     });
@@ -142,9 +143,8 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   const gathers = gathersAcrossSessions(req.query);
   if (gathers) expansion.settings = { ...expansion.settings, seeds: 0 };
   // The steps below read the head only: what the deeper pool adds joins after them, untouched.
-  const isDeep = (c: Candidate) => c.doc.docId !== undefined && deep.has(c.doc.docId);
-  const deepTail = ranked.filter(isDeep);
-  ranked = ranked.filter((c) => !isDeep(c));
+  const { head, tail: deepTail } = splitDeep(ranked, deep);
+  ranked = head;
   let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
   // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph-support.ts); a query
   // naming no stored entity is left as it is.

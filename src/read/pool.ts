@@ -1,0 +1,52 @@
+/**
+ * How deep a read goes. The pool fetched from each index grows with the k asked; what scores the candidates —
+ * each signal's calibration, and the head the answer is drawn from — reads a fixed number of each signal's best
+ * hits, so that asking for more results only adds results after the ones a smaller k returns
+ * (docs/benchmarks.md, "k-stable").
+ */
+import type { DocHit } from '../ports/storage.js';
+
+/**
+ * The pool size fetched from each index: `configured`, else max(floor, 4·top_k). search() uses the floor
+ * CALIBRATION_DEPTH; getContext keeps `semantic_retrieval.candidates` else max(CONTEXT_POOL_FLOOR, 4·top_k).
+ */
+export function candidatePoolSize(topK: number, configured?: number, floor = CALIBRATION_DEPTH): number {
+  return configured ?? Math.max(floor, 4 * topK);
+}
+
+/**
+ * getContext's smallest default pool. Its reads for top_k up to 20 are as they were (the calibration head below
+ * is the whole pool there); its window, MMR and budget make its items depend on top_k in any case.
+ */
+export const CONTEXT_POOL_FLOOR = 50;
+
+/**
+ * How many of each signal's best hits calibrate it (fuse.ts: the vector pool's mean and spread, the lexical
+ * standout's) and form the head of the answer, whatever the pool fetched. The pool grows with the k asked; a
+ * calibration read from all of it changed every memory's evidence, and the memories found only deeper in it
+ * competed with the head, so that asking for more results changed (and worsened) the first ones (corpora tune
+ * R@10 0.914 at k 20, 0.861 at k 50). 80 is the pool k 20 fetched before (what bench:locomo and bench:corpora ask),
+ * and the default pool is never smaller, so every k calibrates on the same head (docs/benchmarks.md, "k-stable").
+ */
+export const CALIBRATION_DEPTH = 80;
+
+/** The `depth` best scores of a hit list (the head a signal is calibrated on). */
+export function calibrationHead(hits: readonly DocHit[], depth = CALIBRATION_DEPTH): number[] {
+  return hits.map((h) => h.score).sort((a, b) => b - a).slice(0, depth);
+}
+
+/**
+ * Candidates first, then the `deep` ones (found only past CALIBRATION_DEPTH in every signal), each part in its own
+ * order: what the deeper pool of a larger k adds comes after what a smaller k finds.
+ */
+export function headFirst<C extends { doc: { docId?: number | undefined } }>(ranked: readonly C[], deep: ReadonlySet<number>): C[] {
+  if (deep.size === 0) return [...ranked];
+  const { head, tail } = splitDeep(ranked, deep);
+  return [...head, ...tail];
+}
+
+/** The candidates of `ranked` found only past CALIBRATION_DEPTH (`deep`), and the others, each part in its own order. */
+export function splitDeep<C extends { doc: { docId?: number | undefined } }>(ranked: readonly C[], deep: ReadonlySet<number>): { head: C[]; tail: C[] } {
+  const isDeep = (c: C) => c.doc.docId !== undefined && deep.has(c.doc.docId);
+  return { head: ranked.filter((c) => !isDeep(c)), tail: ranked.filter(isDeep) };
+}
