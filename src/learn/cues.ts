@@ -3,7 +3,7 @@
  * "X, not Y" shape of a correction. Generic English only: they work on any domain's incident log.
  */
 import { OUTCOMES, type Json, type JsonObject, type Outcome } from '../core/types.js';
-import { sentences, stripLabel, tidy } from './text.js';
+import { intersectionSize, overlapCoefficient, sentences, specificStems, stripLabel, tidy } from './text.js';
 
 const PARTIAL_RE = /\b(partial(ly)?|mitigat\w*|somewhat|some improvement|improved but|temporar(y|ily)|workaround)\b/i;
 /**
@@ -140,4 +140,19 @@ export function statedText(text: string): string {
     .split(CLAUSE_SPLIT)
     .map((clause) => clause.replace(PRE_NEGATION, ' ').replace(POST_NEGATION, ' '))
     .join('. ');
+}
+
+/** What the corrections of an episode say was wrongly believed, as specific stems. */
+export function mistakenStems(corrections: readonly string[], assumptions: readonly string[] = []): Set<string> {
+  const mistaken = corrections.map((c) => parseCorrection(c).mistaken ?? '').filter(Boolean);
+  return specificStems([...mistaken, ...(mistaken.length ? [] : assumptions)].join(' '));
+}
+
+/** Whether a root cause names what a correction says was mistaken (the episode taught the wrong lesson). */
+export function revisesLesson(mistaken: ReadonlySet<string>, rootCause: string | undefined): number {
+  if (!rootCause || mistaken.size === 0) return 0;
+  const cause = specificStems(rootCause);
+  const shared = intersectionSize(mistaken, cause);
+  if (shared === 0 || (shared < 2 && mistaken.size > 1)) return 0;
+  return overlapCoefficient(mistaken, cause);
 }

@@ -8,26 +8,25 @@
  * and no score lowered.
  */
 import type { Episode } from '../core/types.js';
-import { parseCorrection } from '../learn/cues.js';
-import { intersectionSize, overlapCoefficient, specificStems } from '../learn/text.js';
+import { parseCorrection, revisesLesson } from '../learn/cues.js';
+import { specificStems } from '../learn/text.js';
 import { isClosedCase } from './standout.js';
 import type { Candidate } from './types.js';
 
 /** The corrected case's relevance must be at least this share of the overturned case's. */
 export const CORRECTED_RATIO = 0.9;
 const NUDGE = 1e-6;
+/** How much of the mistaken words an earlier cause must hold to be the one overturned. */
+const OVERTURNED_OVERLAP = 0.5;
 
 /** What a corrected case held mistakenly: its corrections' "not …" part and its assumptions, as specific stems. */
 export function mistakenOf(corrections: readonly string[], assumptions: readonly string[] = []): Set<string> {
   return specificStems([...corrections.map((c) => parseCorrection(c).mistaken ?? ''), ...assumptions].filter(Boolean).join(' '));
 }
 
-/** Whether a root cause is what the mistaken words name: most of them, and at least two when there are two. */
+/** Whether a root cause is what the mistaken words name (learn/cues.ts `revisesLesson`, as LEARNED_FROM links read it). */
 export function overturns(mistaken: ReadonlySet<string>, rootCause: string | undefined): boolean {
-  if (!rootCause || mistaken.size === 0) return false;
-  const cause = specificStems(rootCause);
-  const shared = intersectionSize(mistaken, cause);
-  return shared >= Math.min(2, mistaken.size) && overlapCoefficient(mistaken, cause) >= 0.5;
+  return revisesLesson(mistaken, rootCause) >= OVERTURNED_OVERLAP;
 }
 
 export function correctionsAboveOverturned(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {

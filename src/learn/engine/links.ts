@@ -17,8 +17,8 @@ import { idKind, newId } from '../../core/ids.js';
 import { LINK_TYPES, type Episode, type Link, type LinkType } from '../../core/types.js';
 import { parseWith } from '../../core/validate.js';
 import type { Storage } from '../../ports/storage.js';
-import { parseCorrection } from '../cues.js';
-import { intersectionSize, jaccard, overlapCoefficient, specificStems } from '../text.js';
+import { mistakenStems, revisesLesson } from '../cues.js';
+import { jaccard, specificStems } from '../text.js';
 import { cosine } from '../vector.js';
 import type { EngineContext } from './context.js';
 import { metaString } from './episode-record.js';
@@ -137,21 +137,6 @@ export async function retryLinks(ctx: EngineContext, episode: Episode, recent: R
     .slice(0, maxRetryLinks);
   const at = ctx.clock.now();
   return scored.map((x) => makeLink(episode.tenant, 'RETRY_OF', episode.id, x.e.id, { weight: x.sim, evidence: `situation ${x.by} ${x.sim.toFixed(2)}`, at }));
-}
-
-/** What the corrections of an episode say was wrongly believed, as specific stems. */
-export function mistakenStems(corrections: readonly string[], assumptions: readonly string[] = []): Set<string> {
-  const mistaken = corrections.map((c) => parseCorrection(c).mistaken ?? '').filter(Boolean);
-  return specificStems([...mistaken, ...(mistaken.length ? [] : assumptions)].join(' '));
-}
-
-/** Whether a root cause names what a correction says was mistaken (the episode taught the wrong lesson). */
-export function revisesLesson(mistaken: ReadonlySet<string>, rootCause: string | undefined): number {
-  if (!rootCause || mistaken.size === 0) return 0;
-  const cause = specificStems(rootCause);
-  const shared = intersectionSize(mistaken, cause);
-  if (shared === 0 || (shared < 2 && mistaken.size > 1)) return 0;
-  return overlapCoefficient(mistaken, cause);
 }
 
 /**

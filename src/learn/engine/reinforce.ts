@@ -23,12 +23,12 @@ import type { Episode, Fact, Link, Outcome } from '../../core/types.js';
 import { aboveFloor, queryStems, type RelevanceFloor } from '../../read/floor.js';
 import { sameCause } from '../../read/recurrence.js';
 import type { RetrievalRecord } from '../../ports/storage.js';
-import { parseCorrection } from '../cues.js';
+import { mistakenStems, parseCorrection, revisesLesson } from '../cues.js';
 import { intersectionSize, overlapCoefficient } from '../text.js';
 import type { EngineContext } from './context.js';
 import { loadCauseVectors } from './cause-vectors.js';
 import { addEvidence, type FactUpdate } from './facts.js';
-import { makeLink, mistakenStems, revisesLesson, specificStems } from './links.js';
+import { makeLink, specificStems } from './links.js';
 
 export interface ReinforceOptions {
   correction?: string | undefined;
