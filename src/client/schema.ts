@@ -1320,6 +1320,10 @@ export interface components {
             rerank: number | null;
             /** @description episodes: the outcome bonus in the score */
             outcome?: number | null;
+            /** @description closed cases: what the final score rose by when a later case replaced this case's earlier ones and took their best score */
+            superseded?: number | null;
+            /** @description closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it */
+            corrected?: number | null;
             final: number;
             /** @description the query met the relevance floor only weakly: one of a few best memories, not a confident match */
             weak?: boolean;

@@ -43,6 +43,17 @@ describe('correctionsAboveOverturned', () => {
     expect(order(correctionsAboveOverturned(pool, of))).toEqual(['corrected', 'old', 'other']);
   });
 
+  it('names its lift in the breakdown: the final score is the score before plus `corrected`', () => {
+    const pool = [item('old', 0.5, 0.9), item('corrected', 0.5, 0.85), item('other', 0.3, 0.6)];
+    const out = correctionsAboveOverturned(pool, of);
+    const lifted = out.find((c) => c.doc.refId === 'corrected')!;
+    expect(lifted.scores.corrected).toBeCloseTo(0.05, 5);
+    expect(lifted.scores.final).toBeCloseTo(0.85 + lifted.scores.corrected!, 12);
+    expect(lifted.scores.final).toBeGreaterThan(0.9);
+    // The others were not lifted and carry no such field.
+    expect(out.filter((c) => c !== lifted).map((c) => c.scores.corrected ?? null)).toEqual([null, null]);
+  });
+
   it('a corrected case much less relevant, or one whose correction names no earlier case, stays where it was', () => {
     const far = [item('old', 0.5, 0.9), item('corrected', 0.5 * CORRECTED_RATIO - 0.05, 0.85)];
     expect(order(correctionsAboveOverturned(far, of))).toEqual(['old', 'corrected']);

@@ -49,6 +49,7 @@ export function correctionsAboveOverturned(candidates: readonly Candidate[], epi
   if (lifted.size === 0) return [...candidates];
   return candidates.map((c) => {
     const f = lifted.get(c);
-    return f === undefined ? c : { ...c, scores: { ...c.scores, final: f } };
+    // The lift is named in the breakdown, so that its signals still account for the final score.
+    return f === undefined ? c : { ...c, scores: { ...c.scores, corrected: f - c.scores.final, final: f } };
   });
 }

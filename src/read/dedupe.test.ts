@@ -15,6 +15,14 @@ describe('dedupe', () => {
     expect(items[0]!.event).toBe(e);
   });
 
+  it('keeps the lift that made the higher final score, so the breakdown still accounts for it', () => {
+    const e = makeEvent({ content: 'kubectl rollout status payments: available' });
+    const inWindow = eventCandidate(e, { origin: 'window', final: 0.3 });
+    const asHit = candidate({ ...inWindow.doc, docId: 99 }, { origin: 'semantic', final: 0.9, scores: { relevance: 0.8, corrected: 0.1 } });
+    const { items } = dedupe([inWindow, asHit], 'source+hash');
+    expect(items[0]!.scores).toMatchObject({ corrected: 0.1, final: 0.9 });
+  });
+
   it("'source+hash' merges equal text from one source but keeps it from different sources", () => {
     const a = candidate(makeDoc({ text: 'Rollback needs approval.', source: 'runbook.md' }), { final: 0.5 });
     const b = candidate(makeDoc({ text: 'Rollback needs approval.', source: 'runbook.md' }), { final: 0.7 });

@@ -31,8 +31,9 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.scores.final > b.scores.final;
 }
 
-/** Fills the signals `keep` lacks from `other`, and keeps the higher final score. */
+/** Fills the signals `keep` lacks from `other`, and keeps the higher final score (with the lifts that made it). */
 function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdown {
+  const top = other.final > keep.final ? other : keep;
   return {
     vector: keep.vector ?? other.vector,
     lexical: keep.lexical ?? other.lexical,
@@ -42,7 +43,9 @@ function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdow
     confidence: keep.confidence ?? other.confidence,
     rerank: keep.rerank ?? other.rerank,
     outcome: keep.outcome ?? other.outcome,
-    final: Math.max(keep.final, other.final),
+    ...(top.superseded != null ? { superseded: top.superseded } : {}),
+    ...(top.corrected != null ? { corrected: top.corrected } : {}),
+    final: top.final,
   };
 }
 

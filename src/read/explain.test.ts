@@ -44,6 +44,8 @@ describe('DropLog', () => {
     const scores = { vector: 0.5, lexical: null, relevance: 0.5, recency: 1, importance: 0.5, confidence: 1, rerank: null, final: 0.6 };
     const item = { id: 'fct_1', kind: 'fact' as const, section: 'semantic', text: 't', truncated: false, provenance: {} as never, scores };
     expect(retrievedItems([item])).toEqual([{ id: 'fct_1', kind: 'fact', section: 'semantic', scores: { ...scores, outcome: null } }]);
+    const lifted = { ...item, id: 'epi_1', kind: 'episode' as const, scores: { ...scores, corrected: 0.05, final: 0.65 } };
+    expect(retrievedItems([lifted])[0]!.scores).toEqual({ ...scores, outcome: null, corrected: 0.05, final: 0.65 });
   });
 });
 

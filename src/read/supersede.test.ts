@@ -83,6 +83,10 @@ describe('withoutSuperseded and supersededNotes', () => {
     const out = withoutSuperseded([cand('old1', 0.9), cand('newer', 0.4), cand('x', 0.5)], s);
     expect(out.map((c) => c.doc.refId)).toEqual(['newer', 'x']);
     expect(out[0]!.scores.final).toBe(0.9);
+    // The lift is named in the breakdown; a candidate not lifted carries none.
+    expect(out[0]!.scores.superseded).toBeCloseTo(0.5, 12);
+    expect(out[0]!.scores.final).toBeCloseTo(0.4 + out[0]!.scores.superseded!, 12);
+    expect(out[1]!.scores.superseded).toBeUndefined();
     const notes = supersededNotes(out);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.reason).toBe('superseded_case');

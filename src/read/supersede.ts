@@ -135,7 +135,8 @@ export function withoutSuperseded(candidates: readonly Candidate[], s: Supersede
       const best = Math.max(c.scores.final, ...olds.map(([id]) => final.get(id) ?? 0));
       const ruleIds = [...rules].filter(([, by]) => by === c.doc.refId).map(([id]) => id);
       const replaced = { ids: olds.map(([id]) => id), statement: olds[0]![1].statement, ...(ruleIds.length > 0 ? { rules: ruleIds } : {}) };
-      return { ...c, scores: { ...c.scores, final: best }, replaced };
+      const lift = best - c.scores.final;
+      return { ...c, scores: { ...c.scores, ...(lift > 0 ? { superseded: lift } : {}), final: best }, replaced };
     });
 }
 

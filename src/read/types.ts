@@ -52,6 +52,17 @@ export interface ScoreBreakdown {
   rerank: number | null;
   /** Episodes: the outcome bonus added to the score (see outcome.ts); absent or null for other kinds. */
   outcome?: number | null | undefined;
+  /**
+   * Closed cases: what `final` rose by when a later case replaced this case's earlier ones and it took their best
+   * score (supersede.ts); absent or null otherwise.
+   */
+  superseded?: number | null | undefined;
+  /**
+   * Closed cases: what `final` rose by when this case's correction overturned an earlier case's cause and it ranks
+   * just above that case (corrected.ts); absent or null otherwise. With `superseded`, the lifts added after the
+   * weighted sum: final = (weighted signals + outcome) · kind boost + superseded + corrected.
+   */
+  corrected?: number | null | undefined;
   final: number;
   /**
    * Present (true) when the query met the relevance floor only weakly (floor.ts): no memory shares a word with it or

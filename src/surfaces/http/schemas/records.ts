@@ -110,6 +110,16 @@ export const scoreBreakdown = z
     confidence: z.number().nullable(),
     rerank: z.number().nullable(),
     outcome: z.number().nullable().optional().openapi({ description: 'episodes: the outcome bonus in the score' }),
+    superseded: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({ description: "closed cases: what the final score rose by when a later case replaced this case's earlier ones and took their best score" }),
+    corrected: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({ description: "closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it" }),
     final: z.number(),
     weak: z.boolean().optional().openapi({ description: 'the query met the relevance floor only weakly: one of a few best memories, not a confident match' }),
   })
