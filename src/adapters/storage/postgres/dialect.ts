@@ -17,5 +17,6 @@ export const POSTGRES_DIALECT: Dialect = {
   listOverlaps: (column, values) => sql(`${column} && ?::text[]`, values),
   byteOrder: ' COLLATE "C"',
   forUpdate: ' FOR UPDATE',
+  priorInReturning: true,
   filter: POSTGRES_FILTER_LEAVES,
 };

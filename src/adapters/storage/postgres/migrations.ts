@@ -10,5 +10,6 @@ import { docChanges } from './migrations/004-doc-changes.js';
 import { feedPruning } from './migrations/005-feed-pruning.js';
 import { graphSchema } from './migrations/006-graph.js';
 import { retrievalItems } from './migrations/007-retrieval-items.js';
+import { episodesByCause } from './migrations/008-episodes-by-cause.js';
 
-export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, feedPruning, graphSchema, retrievalItems];
+export const MIGRATIONS: readonly PgMigration[] = [coreSchema, learnSchema, docsByTime, docChanges, feedPruning, graphSchema, retrievalItems, episodesByCause];

@@ -36,5 +36,11 @@ export interface Dialect {
   readonly byteOrder: string;
   /** Appended to a SELECT inside a write transaction that then updates the row: '' where the transaction already holds the write lock. */
   readonly forUpdate: string;
+  /**
+   * Whether one upsert can also return a column's value from before the write, read by a CTE of the same statement:
+   * PostgreSQL (every part of a statement sees one snapshot). SQLite evaluates a RETURNING subquery after the row
+   * changed, so there the value is read by a statement of its own first.
+   */
+  readonly priorInReturning: boolean;
   readonly filter: FilterLeaves;
 }

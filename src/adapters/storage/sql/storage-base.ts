@@ -138,7 +138,7 @@ export abstract class SqlStorageBase<C> implements FactStore, GraphStore, LearnG
   // --- episodes ---
   async putEpisode(episode: Episode): Promise<void> {
     assertEpisode(episode);
-    await this.write('putEpisode', () => learned.putEpisode(episode));
+    await this.write('putEpisode', () => learned.putEpisode(this.dialect, episode));
   }
   getEpisodes(tenant: string, ids: readonly string[]): Promise<Episode[]> {
     return this.read('getEpisodes', () => learned.getEpisodes(this.dialect, tenant, ids));

@@ -20,5 +20,6 @@ export const SQLITE_DIALECT: Dialect = {
     sql(`EXISTS (SELECT 1 FROM json_each(${column}) AS item WHERE item.value IN (SELECT value FROM json_each(?)))`, JSON.stringify(values)),
   byteOrder: '',
   forUpdate: '',
+  priorInReturning: false,
   filter: SQLITE_FILTER_LEAVES,
 };

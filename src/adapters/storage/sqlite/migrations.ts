@@ -10,5 +10,6 @@ import { docsByTime } from './migrations/004-docs-by-time.js';
 import { docChanges } from './migrations/005-doc-changes.js';
 import { graphSchema } from './migrations/006-graph.js';
 import { retrievalItems } from './migrations/007-retrieval-items.js';
+import { episodesByCause } from './migrations/008-episodes-by-cause.js';
 
-export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, docChanges, graphSchema, retrievalItems];
+export const MIGRATIONS: readonly Migration[] = [coreSchema, learnSchema, dropFts, docsByTime, docChanges, graphSchema, retrievalItems, episodesByCause];

@@ -45,6 +45,13 @@ describe('sqlite learn tables', () => {
     await s.close();
   });
 
+  it('looks episodes up by root cause through an index (migration 008), as the cleanup of a corrected cause does', async () => {
+    const s = await open();
+    const plan = s.db.prepare('EXPLAIN QUERY PLAN SELECT 1 FROM episodes e WHERE e.root_cause = ?').all('a stale cache entry') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING (COVERING )?INDEX episodes_by_root_cause/);
+    await s.close();
+  });
+
   it('keeps the docs projection consistent through learn-record replaces, deletes and forget', async () => {
     const s = await open();
     const ep = makeEpisode({ closed: false });

@@ -173,10 +173,10 @@ export const BACKUP_REGISTRY: { [K in SharedKind]: BackupEntry<K> } = {
   episode: {
     list: (_d, tenant, after, limit) => pageByPk<EpisodeRow, BackupRecordKinds['episode']>('episodes', tenant, after, limit, rowToEpisode),
     validate: each(assertEpisode),
-    *restore(_d, e) {
+    *restore(d, e) {
       const stored = yield* byId<EpisodeRow>('episodes', e.tenant, e.id);
       if (stored) return same(rowToEpisode(stored), e);
-      yield* putEpisode(e);
+      yield* putEpisode(d, e);
       return 'written';
     },
   },

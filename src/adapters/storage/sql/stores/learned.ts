@@ -33,12 +33,25 @@ const UPSERT_PROCEDURE = upsertSql('procedures', PROCEDURE_COLUMNS, ['tenant', '
 const UPSERT_EXAMPLE = upsertSql('examples', EXAMPLE_COLUMNS, ['tenant', 'id']);
 
 // --- episodes ---
-export function* putEpisode(episode: Episode): Step<void> {
-  yield* lockTenants([episode.tenant]);
-  const before = yield* one<{ root_cause: string | null }>(sql('SELECT root_cause FROM engram.episodes WHERE tenant = ? AND id = ?', episode.tenant, episode.id));
+const PRIOR_CAUSE = 'SELECT root_cause FROM engram.episodes WHERE tenant = ? AND id = ?';
+/** The upsert that also returns the root cause the episode had before it (none for a new episode). */
+const UPSERT_EPISODE_PRIOR = `WITH before_write AS (${PRIOR_CAUSE})
+    ${UPSERT_EPISODE}
+    RETURNING (SELECT root_cause FROM before_write) AS root_cause`;
+
+/** Writes the episode, returning the root cause it had before (one statement where the dialect allows). */
+function* upsertEpisode(d: Dialect, episode: Episode): Step<string | null | undefined> {
+  if (d.priorInReturning) return (yield* one<{ root_cause: string | null }>(sql(UPSERT_EPISODE_PRIOR, episode.tenant, episode.id, ...episodeParams(episode))))?.root_cause;
+  const before = yield* one<{ root_cause: string | null }>(sql(PRIOR_CAUSE, episode.tenant, episode.id));
   yield* exec(sql(UPSERT_EPISODE, ...episodeParams(episode)));
+  return before?.root_cause;
+}
+
+export function* putEpisode(d: Dialect, episode: Episode): Step<void> {
+  yield* lockTenants([episode.tenant]);
+  const before = yield* upsertEpisode(d, episode);
   yield* replaceDoc(episode.tenant, 'episode', episode.id, episodeToDoc(episode));
-  if (before?.root_cause && before.root_cause !== (episode.rootCause ?? null)) yield* dropCauseVector(before.root_cause);
+  if (before && before !== (episode.rootCause ?? null)) yield* dropCauseVector(before);
 }
 
 /**
