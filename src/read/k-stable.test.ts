@@ -37,7 +37,8 @@ const QUERIES = [
   'ERR_PG_53300 in billing',
   'Which service crashed from lack of memory overnight?',
 ];
-const KS = [5, 10, 20, 30, 60];
+// 100 and 120 go past the reranker's fixed window (CALIBRATION_DEPTH): what lies past it is appended unreranked.
+const KS = [5, 10, 20, 30, 60, 100, 120];
 const MODES: [RetrievalMode, boolean][] = [
   ['lexical', false],
   ['vector', false],
@@ -67,6 +68,19 @@ describe('search: the head does not depend on the k asked (SQLite + USE-lite)', 
   it('holds more memories than the smallest pool', () => {
     expect(MEMORIES.length).toBeGreaterThan(CALIBRATION_DEPTH);
   });
+
+  it('reranks a fixed window whatever k asks: a k above it adds candidates the reranker did not see', async () => {
+    for (const query of QUERIES) {
+      const at = async (k: number) => search(deps, { tenant: 't1', query, k, mode: 'hybrid', rerank: true });
+      const [k60, k100, k120] = [await at(60), await at(100), await at(120)];
+      const reranked = (hits: typeof k60) => hits.filter((h) => h.scores.rerank !== null).map((h) => h.doc.refId);
+      expect(k120.length, query).toBeGreaterThan(CALIBRATION_DEPTH);
+      // The window is full (more memories than it holds) and no wider at k 120 than at k 100.
+      expect(reranked(k120).length, query).toBe(CALIBRATION_DEPTH);
+      expect(reranked(k120), query).toEqual(reranked(k100));
+      expect(reranked(k60).every((id) => reranked(k100).includes(id)), query).toBe(true);
+    }
+  }, 60_000);
 
   for (const [mode, rerank] of MODES) {
     it(`${mode}${rerank ? ' with rerank' : ''}: search(k) is a prefix of search(k') for k ≤ k'`, async () => {
