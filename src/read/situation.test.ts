@@ -112,6 +112,45 @@ describe('dropContradicted: the best episode is like the query, so the unlike on
   });
 });
 
+describe('dropContradicted: a best episode that contradicts the query stays, behind the best one that matches', () => {
+  const cues = new Map<string, SituationCues>([
+    ['beta', { change: false }],
+    ['beta-2', { change: false }],
+    ['update', { change: true }],
+    ['update-2', { change: true }],
+    ['maybe', { change: false, mayHaveChanged: true }],
+  ]);
+  const fact = candidate(makeDoc({ kind: 'fact', refId: 'f', text: 'a fact' }), { scores: { relevance: 0.95 }, final: 0.95 });
+  const byFinal = (out: Candidate[]) => [...out].sort((a, b) => b.scores.final - a.scores.final).map((c) => c.doc.refId);
+
+  it('the contradicted episodes above it move just below it, in their own order; nothing is left out', () => {
+    const pool = [episode('beta', 0.9), episode('beta-2', 0.8), episode('update', 0.6), episode('update-2', 0.3), fact];
+    const out = dropContradicted(pool, cues, { change: true });
+    expect(byFinal(out)).toEqual(['f', 'update', 'beta', 'beta-2', 'update-2']);
+    expect(out.find((c) => c.doc.refId === 'beta')!.scores.final).toBeLessThan(0.6);
+    expect(out.find((c) => c.doc.refId === 'beta-2')!.scores.final).toBeGreaterThan(0.3);
+  });
+
+  it('an episode that only may have followed a change is no match: without a stated one, the order stays', () => {
+    const pool = [episode('beta', 0.9), episode('maybe', 0.6)];
+    expect(dropContradicted(pool, cues, { change: true })).toEqual(pool);
+    // Nor is it moved: it does not contradict the query.
+    const withLead = [episode('maybe', 0.9), episode('update', 0.6)];
+    expect(dropContradicted(withLead, cues, { change: true })).toEqual(withLead);
+  });
+
+  it('an episode whose established cause names a change is no sure contradiction and is not moved', () => {
+    const withCause = new Map(cues).set('release', { change: false, causeChange: new Set(['bug', 'app']) });
+    const pool = [episode('release', 0.9), episode('beta', 0.8), episode('update', 0.6)];
+    expect(byFinal(dropContradicted(pool, withCause, { change: true }))).toEqual(['release', 'update', 'beta']);
+  });
+
+  it('a query that states nothing moves nothing', () => {
+    const pool = [episode('beta', 0.9), episode('update', 0.6)];
+    expect(dropContradicted(pool, cues, { change: false })).toEqual(pool);
+  });
+});
+
 describe('what changed: the thing the change names', () => {
   const query = queryCues('After the agent edited the config, the docs build stops with a parse error.');
   const own = (text: string): SituationCues => ({ change: true, changed: queryCues(text).changed });

@@ -174,7 +174,8 @@ export function applySituation(
  * are left out rather than shown behind it: they are another kind of incident, and several of them repeating one
  * cause would otherwise outweigh the one case that is like this one. When the best episode also changed the thing
  * the query's change names, the episodes that followed a change of something else go too. When the best episode
- * does not match (or none states anything), nothing is dropped: the scaling alone orders them — and so when the
+ * does not match (or none states anything), nothing is dropped: the scaling orders them, and no contradicted
+ * episode stays above the best one that matches (`behindMatching`) — and nothing is dropped either when the
  * query and the best episode both name what changed and the two differ: the best is then a change of another
  * thing, no surer a match than the episodes that state no change.
  */
@@ -183,7 +184,7 @@ export function dropContradicted(candidates: readonly Candidate[], cues: Readonl
   const episodes = candidates.filter((c) => c.doc.kind === 'episode');
   const best = episodes.reduce<Candidate | undefined>((b, c) => (!b || c.scores.final > b.scores.final ? c : b), undefined);
   const own = best ? cues.get(best.doc.refId) : undefined;
-  if (!best || !matches(own, query)) return [...candidates];
+  if (!best || !matches(own, query)) return behindMatching(candidates, cues, query);
   const sameThing = sameThingChanged(own, query);
   if (!sameThing && (query.changed?.size ?? 0) > 0 && (own?.changed?.size ?? 0) > 0) return [...candidates];
   return candidates.filter((c) => {
@@ -192,6 +193,40 @@ export function dropContradicted(candidates: readonly Candidate[], cues: Readonl
     return situationFactor(cue, query) === 1 && !otherThingChanged(cue, query, sameThing);
   });
 }
+
+/**
+ * When the best episode contradicts what the query states but another one states it too, nothing is left out (the
+ * best may be the answer in words the cues misread), but no contradicted episode stays above the best matching one:
+ * each keeps its order among the contradicted, just below it. A stated circumstance the case contradicts weighs
+ * more than closer wording — the same symptom from another kind of incident reads alike to the encoder ("the app
+ * quits right after opening" on a beta OS, against "closes on startup" after an update), and the scaling by
+ * CHANGE_MISMATCH alone leaves it first when its words are much closer. Episodes that state nothing either way
+ * (their factor 1), an episode whose established cause names a change (the cues may have missed it), facts and
+ * other kinds keep their scores.
+ */
+function behindMatching(candidates: readonly Candidate[], cues: ReadonlyMap<string, SituationCues>, query: QueryCues): Candidate[] {
+  // Not a sure contradiction: an episode whose established cause names a change ("a bug in the new app release")
+  // may have followed one its report and findings do not state in words the cues read.
+  const contradicted = (c: Candidate) => {
+    const own = cues.get(c.doc.refId);
+    return c.doc.kind === 'episode' && situationFactor(own, query) < 1 && !(query.change && (own?.causeChange?.size ?? 0) > 0);
+  };
+  const lead = candidates
+    .filter((c) => c.doc.kind === 'episode' && !contradicted(c) && matches(cues.get(c.doc.refId), query))
+    .reduce<Candidate | undefined>((b, c) => (!b || c.scores.final > b.scores.final ? c : b), undefined);
+  if (!lead) return [...candidates];
+  const above = candidates.filter((c) => contradicted(c) && c.scores.final >= lead.scores.final).sort((a, b) => b.scores.final - a.scores.final);
+  if (above.length === 0) return [...candidates];
+  const span = lead.scores.final * BEHIND_STEP;
+  const capped = new Map(above.map((c, i) => [c, lead.scores.final - span * (i + 1)] as const));
+  return candidates.map((c) => {
+    const final = capped.get(c);
+    return final === undefined ? c : { ...c, scores: { ...c.scores, final } };
+  });
+}
+
+/** How far below the best matching episode each contradicted one is placed (a share of its score, per place). */
+const BEHIND_STEP = 1e-3;
 
 /** The episode's situation states what the query states: a change when it does, its pattern when it has one. */
 function matches(own: SituationCues | undefined, query: QueryCues): boolean {
