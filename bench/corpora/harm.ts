@@ -13,8 +13,8 @@
  *              memories above it (the length reliability or the share of the attainable BM25);
  *   vector-weighed   a vector top-10 item pushed down by memories the lexical signal lifted;
  *   mixed      anything else.
- * Prints per corpus: questions, R@10 of each ranking, harm and help items, and the worst margin hybrid − max(BM25,
- * vector) at R@10 (the figure fusion is chosen by); `--out` writes one JSON line per question for offline reading.
+ * Prints per corpus: questions, R@k (k: --top, 10) of each ranking, harm and help items, and the worst margin hybrid − max(BM25,
+ * vector) at R@k (the figure fusion is chosen by); `--out` writes one JSON line per question for offline reading.
  * A tuning aid: it never asks an eval question or a held-out conversation.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,6 @@ import type { Corpus } from './src/format.js';
 
 /** Depth every ranking is asked for: the calibration head, so the first 10 are what the benches' k 20 returns. */
 const DEPTH = 80;
-const TOP = 10;
 
 interface Hit {
   id: string;
@@ -58,7 +57,9 @@ export interface QuestionRow {
   id: string;
   q: string;
   evidence: string[];
-  r10: { bm25: number; vector: number; hybrid0: number; hybrid: number };
+  rk: { bm25: number; vector: number; hybrid0: number; hybrid: number };
+  /** Per evidence memory: its rank under BM25, vector, hybrid without rerank, hybrid (null: past DEPTH). */
+  ranks: Record<string, (number | null)[]>;
   harm: HarmItem[];
   help: string[];
 }
@@ -71,8 +72,10 @@ const o = new Command()
   .option('--no-corpora-run', 'skip the corpora (LoCoMo only)')
   .option('--out <file>', 'JSON lines, one per question')
   .option('--quiet', 'totals only, no harm cases', false)
+  .option('--top <n>', 'the cut-off harm and help are read at (at most 80)', '10')
   .parse(process.argv)
-  .opts<{ cacheDir: string; corpora?: string; locomo?: string; locomoCache: string; corporaRun: boolean; out?: string; quiet: boolean }>();
+  .opts<{ cacheDir: string; corpora?: string; locomo?: string; locomoCache: string; corporaRun: boolean; out?: string; quiet: boolean; top: string }>();
+const TOP = Math.min(DEPTH, Number(o.top));
 
 const rankOf = (list: readonly Hit[], id: string) => {
   const i = list.findIndex((x) => x.id === id);
@@ -113,20 +116,22 @@ async function askOne(memory: Memory, tenant: string, key: string, corpus: strin
     await ranking(memory, tenant, q, 'hybrid', false, key),
     await ranking(memory, tenant, q, 'hybrid', true, key),
   ];
-  const r10 = (list: Hit[]) => evidence.filter((e) => inTop(rankOf(list, e))).length / evidence.length;
+  const rk = (list: Hit[]) => evidence.filter((e) => inTop(rankOf(list, e))).length / evidence.length;
   // Rank by fused relevance alone among the no-rerank list (before recency, importance and the expansion).
   const byRel = [...hyb0].sort((a, b) => (b.rel ?? 0) - (a.rel ?? 0));
   const harm: HarmItem[] = [];
   const help: string[] = [];
+  const ranks: QuestionRow['ranks'] = {};
   for (const e of evidence) {
     const [b, v, h0, h] = [rankOf(lex, e), rankOf(vec, e), rankOf(hyb0, e), rankOf(hyb, e)];
+    ranks[e] = [b, v, h0, h].map((r) => (r === Infinity ? null : r));
     if ((inTop(b) || inTop(v)) && !inTop(h)) {
       const base = { evidence: e, bm25: b, vector: v, hybrid0: h0, hybrid: h, relRank: rankOf(byRel, e), scores: hyb.find((x) => x.id === e) ?? hyb0.find((x) => x.id === e), above: hyb.slice(0, TOP) };
       harm.push({ ...base, cls: classify(base) });
     }
     if (inTop(h) && !inTop(b) && !inTop(v)) help.push(e);
   }
-  return { corpus, id, q, evidence: [...evidence], r10: { bm25: r10(lex), vector: r10(vec), hybrid0: r10(hyb0), hybrid: r10(hyb) }, harm, help };
+  return { corpus, id, q, evidence: [...evidence], rk: { bm25: rk(lex), vector: rk(vec), hybrid0: rk(hyb0), hybrid: rk(hyb) }, ranks, harm, help };
 }
 
 const rows: QuestionRow[] = [];
@@ -167,7 +172,7 @@ function report(list: readonly QuestionRow[]): void {
   const rk = (r: number) => (r === Infinity ? '-' : String(r));
   if (!o.quiet) {
     for (const r of list.filter((x) => x.harm.length > 0)) {
-      console.log(`${r.corpus} ${r.id} [bm25 ${r.r10.bm25.toFixed(2)} vec ${r.r10.vector.toFixed(2)} hyb0 ${r.r10.hybrid0.toFixed(2)} hyb ${r.r10.hybrid.toFixed(2)}] ${r.q}`);
+      console.log(`${r.corpus} ${r.id} [bm25 ${r.rk.bm25.toFixed(2)} vec ${r.rk.vector.toFixed(2)} hyb0 ${r.rk.hybrid0.toFixed(2)} hyb ${r.rk.hybrid.toFixed(2)}] ${r.q}`);
       for (const h of r.harm) {
         const s = h.scores;
         console.log(`   HARM ${h.cls} ${h.evidence} (${s?.len ?? '?'}c) bm25 ${rk(h.bm25)} vec ${rk(h.vector)} hyb0 ${rk(h.hybrid0)} hyb ${rk(h.hybrid)} rel-rank ${rk(h.relRank)}  v ${f3(s?.v)} l ${f3(s?.l)} rel ${f3(s?.rel)} fin ${f3(s?.fin)}`);
@@ -175,11 +180,11 @@ function report(list: readonly QuestionRow[]): void {
       }
     }
   }
-  console.log('\ncorpus (tune / dev)      n   R@10 bm25  vector  hybrid0  hybrid  margin  harm items (questions)  help items  harm classes');
+  console.log('\ncorpus (tune / dev)      n   R@k bm25  vector  hybrid0  hybrid  margin  harm items (questions)  help items  harm classes');
   const corpora = [...new Set(list.map((r) => r.corpus))];
   for (const c of corpora) {
     const rs = list.filter((r) => r.corpus === c);
-    const mean = (k: keyof QuestionRow['r10']) => rs.reduce((s, r) => s + r.r10[k], 0) / rs.length;
+    const mean = (k: keyof QuestionRow['rk']) => rs.reduce((s, r) => s + r.rk[k], 0) / rs.length;
     const classes = new Map<string, number>();
     for (const h of rs.flatMap((r) => r.harm)) classes.set(h.cls, (classes.get(h.cls) ?? 0) + 1);
     const margin = mean('hybrid') - Math.max(mean('bm25'), mean('vector'));
