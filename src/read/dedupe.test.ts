@@ -23,6 +23,23 @@ describe('dedupe', () => {
     expect(items[0]!.scores).toMatchObject({ corrected: 0.1, final: 0.9 });
   });
 
+  it('reports the breakdown of the copy whose final score it keeps, so its terms account for that score', () => {
+    const e = makeEvent({ content: 'kubectl rollout status payments: available' });
+    const base = eventCandidate(e, { origin: 'window' });
+    // The window copy has vector evidence of its own; the semantic copy scored higher on a fused relevance and a lift.
+    const inWindow = { ...base, scores: { ...base.scores, vector: 0.3, relevance: 0.3, recency: 0.5, importance: 0.5, confidence: 1, final: 0.5 } };
+    const asHit = candidate({ ...base.doc, docId: 99 }, { origin: 'semantic', scores: { lexical: 0.9, relevance: 0.8, recency: 0.5, importance: 0.5, confidence: 1, graph: 0.05, final: 0.75 } });
+    for (const order of [[inWindow, asHit], [asHit, inWindow]]) {
+      const { items } = dedupe(order, 'source+hash');
+      expect(items[0]!.origin).toBe('window');
+      // The semantic copy's terms and lift; the evidence it lacked (vector) from the window copy.
+      expect(items[0]!.scores).toMatchObject({ vector: 0.3, lexical: 0.9, relevance: 0.8, graph: 0.05, final: 0.75 });
+    }
+    // The other way round, the window copy's relevance stays with its own final score.
+    const low = { ...asHit, scores: { ...asHit.scores, relevance: 0.2, graph: null, final: 0.4 } };
+    expect(dedupe([inWindow, low], 'source+hash').items[0]!.scores).toMatchObject({ vector: 0.3, lexical: 0.9, relevance: 0.3, final: 0.5 });
+  });
+
   it("'source+hash' merges equal text from one source but keeps it from different sources", () => {
     const a = candidate(makeDoc({ text: 'Rollback needs approval.', source: 'runbook.md' }), { final: 0.5 });
     const b = candidate(makeDoc({ text: 'Rollback needs approval.', source: 'runbook.md' }), { final: 0.7 });

@@ -2,8 +2,9 @@
  * Dedupe (seed 000: "dedupe by source and hash").
  *
  * Two candidates for the same record (an event in the recent window that semantic search also found) always
- * collapse into one: the window copy stays (its section), and it takes the semantic signals it lacked, so
- * the breakdown shows why it was also relevant. Beyond that the policy decides what counts as a copy:
+ * collapse into one: the window copy stays (its section), with the breakdown of the copy that scored higher (the
+ * semantic one's, as a rule: it adds relevance), so the breakdown shows why it was also relevant and accounts for
+ * its final score. Beyond that the policy decides what counts as a copy:
  *   'source+hash' — same source and same content hash (the same text imported twice from one file);
  *   'hash'        — same content hash whatever the source;
  *   'none'        — distinct records are never merged.
@@ -31,18 +32,24 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.scores.final > b.scores.final;
 }
 
-/** Fills the signals `keep` lacks from `other`, and keeps the higher final score (with the lifts that made it). */
+/**
+ * The breakdown of the copy with the higher final score, so that its signals account for it: the terms of the
+ * weighted sum (relevance, recency, importance, confidence, outcome) and the lifts after it come from that copy
+ * alone; the evidence behind relevance (vector, lexical, rerank) it lacks is filled from the other copy, so the
+ * breakdown shows why the record was also found there. On a tie, `keep`'s.
+ */
 function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdown {
-  const top = other.final > keep.final ? other : keep;
+  const [top, low] = other.final > keep.final ? [other, keep] : [keep, other];
   return {
-    vector: keep.vector ?? other.vector,
-    lexical: keep.lexical ?? other.lexical,
-    relevance: keep.relevance ?? other.relevance,
-    recency: keep.recency ?? other.recency,
-    importance: keep.importance ?? other.importance,
-    confidence: keep.confidence ?? other.confidence,
-    rerank: keep.rerank ?? other.rerank,
-    outcome: keep.outcome ?? other.outcome,
+    vector: top.vector ?? low.vector,
+    lexical: top.lexical ?? low.lexical,
+    relevance: top.relevance,
+    recency: top.recency,
+    importance: top.importance,
+    confidence: top.confidence,
+    rerank: top.rerank ?? low.rerank,
+    outcome: top.outcome ?? null,
+    ...(top.graph != null ? { graph: top.graph } : {}),
     ...(top.superseded != null ? { superseded: top.superseded } : {}),
     ...(top.corrected != null ? { corrected: top.corrected } : {}),
     final: top.final,

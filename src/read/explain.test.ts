@@ -46,6 +46,8 @@ describe('DropLog', () => {
     expect(retrievedItems([item])).toEqual([{ id: 'fct_1', kind: 'fact', section: 'semantic', scores: { ...scores, outcome: null } }]);
     const lifted = { ...item, id: 'epi_1', kind: 'episode' as const, scores: { ...scores, corrected: 0.05, final: 0.65 } };
     expect(retrievedItems([lifted])[0]!.scores).toEqual({ ...scores, outcome: null, corrected: 0.05, final: 0.65 });
+    const graphed = { ...item, id: 'evt_1', kind: 'event' as const, scores: { ...scores, graph: 0.01, final: 0.61 } };
+    expect(retrievedItems([graphed])[0]!.scores).toEqual({ ...scores, outcome: null, graph: 0.01, final: 0.61 });
   });
 });
 

@@ -75,9 +75,9 @@ export class DropLog {
 /** What the retrieval record keeps of each item handed out: enough to say later why it was recalled. */
 export function retrievedItems(items: readonly ContextItem[]): RetrievedItem[] {
   return items.map((i) => {
-    const { weak, superseded, corrected, ...scores } = i.scores;
-    // A weak match (floor.ts) is kept as 1, the record's scores being numbers; a case's lifts only where they applied.
-    const lifts = { ...(superseded != null ? { superseded } : {}), ...(corrected != null ? { corrected } : {}) };
+    const { weak, graph, superseded, corrected, ...scores } = i.scores;
+    // A weak match (floor.ts) is kept as 1, the record's scores being numbers; the lifts only where they applied.
+    const lifts = { ...(graph != null ? { graph } : {}), ...(superseded != null ? { superseded } : {}), ...(corrected != null ? { corrected } : {}) };
     return { id: i.id, kind: i.kind, section: i.section, scores: { ...scores, outcome: scores.outcome ?? null, ...lifts, ...(weak ? { weak: 1 } : {}) } };
   });
 }

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestMemory, type TestMemory } from '../surfaces/mcp/memory.test-support.js';
+import { eventCandidate, makeEvent } from './fixtures.test-support.js';
+import type { GraphHit } from './graph.js';
+import { withGraphSupport, type SupportRequest } from './graph-support.js';
+import type { Candidate, ReadDeps } from './types.js';
 
 let t: TestMemory | undefined;
 afterEach(async () => {
@@ -75,5 +79,41 @@ describe('graph support in getContext', () => {
     await t.memory.flush();
     const ctx = await t.memory.getContext("Who is Alice's manager?", { ...NO_WINDOW, semantic_retrieval: { top_k: 2 } });
     expect(ctx.items[0]!.id).toBe(carol!.id);
+  });
+});
+
+describe('withGraphSupport', () => {
+  // Every supporting event is already ranked: storage is never read. `final` is relevance itself at rescoring.
+  const deps = { storage: { getEvents: async () => [] } } as unknown as ReadDeps;
+  const req: SupportRequest = {
+    tenant: 't',
+    scope: {},
+    scoreNew: () => {
+      throw new Error('no event should join');
+    },
+    rescore: (_c: Candidate, relevance: number) => relevance,
+  };
+  const hit = (eventIds: string[], precise: boolean) => ({ strong: true, precise, relation: { provenance: { eventIds } } }) as unknown as GraphHit;
+  const ranked = (...rows: [string, number][]) => rows.map(([id, final]) => {
+    const c = eventCandidate(makeEvent({ id, content: id }), { origin: 'semantic', final });
+    return { ...c, scores: { ...c.scores, relevance: final } };
+  });
+
+  it('names the lift of a precise hit above the best score in the breakdown: final is the rescored score plus `graph`', async () => {
+    const out = await withGraphSupport(deps, req, ranked(['best', 0.9], ['support', 0.2]), [hit(['support'], true)]);
+    expect(out.map((c) => c.doc.refId)).toEqual(['support', 'best']);
+    const lifted = out[0]!;
+    // Rescored at the best relevance (0.9), then put a hair above the best final score.
+    expect(lifted.scores.relevance).toBe(0.9);
+    expect(lifted.scores.graph).toBeCloseTo(0.001, 9);
+    expect(lifted.scores.final).toBeCloseTo(0.9 + lifted.scores.graph!, 12);
+    expect(out[1]!.scores.graph).toBeUndefined();
+  });
+
+  it('a hit that is not precise only raises relevance: the rescored score is final, and no `graph` lift is named', async () => {
+    const out = await withGraphSupport(deps, req, ranked(['best', 0.9], ['support', 0.2]), [hit(['support'], false)]);
+    const support = out.find((c) => c.doc.refId === 'support')!;
+    expect(support.scores.final).toBe(0.9);
+    expect(support.scores.graph).toBeUndefined();
   });
 });

@@ -49,12 +49,16 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
   // Ahead of every other candidate, in the order of the hits: the graph read what the query asks.
   const bestFinal = Math.max(0, ...ranked.map((c) => c.scores.final));
   const order = [...wanted.keys()];
-  const ahead = (id: string, final: number) => (precise.has(id) ? Math.max(final, bestFinal + 0.001 * (order.length - order.indexOf(id))) : final);
+  // The lift is named in the breakdown (`graph`), so that its signals still account for the final score.
+  const ahead = <S extends Candidate['scores']>(id: string, scores: S): S => {
+    const final = precise.has(id) ? Math.max(scores.final, bestFinal + 0.001 * (order.length - order.indexOf(id))) : scores.final;
+    return final > scores.final ? { ...scores, graph: final - scores.final, final } : scores;
+  };
   const out = ranked.map((c) => {
     const lift = c.doc.kind === 'event' ? wanted.get(c.doc.refId) : undefined;
     if (lift === undefined) return c;
     const relevance = Math.max(c.scores.relevance ?? 0, lift);
-    return { ...c, scores: { ...c.scores, relevance, final: ahead(c.doc.refId, req.rescore(c, relevance)) } };
+    return { ...c, scores: ahead(c.doc.refId, { ...c.scores, relevance, final: req.rescore(c, relevance) }) };
   });
   const present = new Set(ranked.filter((c) => c.doc.kind === 'event').map((c) => c.doc.refId));
   const missing = [...wanted.keys()].filter((id) => !present.has(id));
@@ -63,7 +67,7 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
       const doc = eventToDoc(e);
       if (!docInScope(doc, req.scope) || (req.cutoff !== undefined && doc.ts < req.cutoff) || !matchesFilter({ ...doc, docId: -1 } as Doc, req.filter)) continue;
       const scores = req.scoreNew({ doc }, wanted.get(e.id)!);
-      out.push({ doc, origin: 'semantic', event: e, scores: { ...scores, final: ahead(e.id, scores.final) } });
+      out.push({ doc, origin: 'semantic', event: e, scores: ahead(e.id, scores) });
     }
   }
   return out.sort((a, b) => b.scores.final - a.scores.final);

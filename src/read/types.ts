@@ -60,9 +60,14 @@ export interface ScoreBreakdown {
   /**
    * Closed cases: what `final` rose by when this case's correction overturned an earlier case's cause and it ranks
    * just above that case (corrected.ts); absent or null otherwise. With `superseded`, the lifts added after the
-   * weighted sum: final = (weighted signals + outcome) · kind boost + superseded + corrected.
+   * weighted sum: final = (weighted signals + outcome) · kind boost + graph + superseded + corrected.
    */
   corrected?: number | null | undefined;
+  /**
+   * Events: what `final` rose by when a relation the query asks for precisely (graph.ts) names this memory as its
+   * support and it ranks ahead of every other candidate (graph-support.ts); absent or null otherwise.
+   */
+  graph?: number | null | undefined;
   final: number;
   /**
    * Present (true) when the query met the relevance floor only weakly (floor.ts): no memory shares a word with it or

@@ -4,8 +4,8 @@
  */
 import type { ScoreBreakdown } from '../api/types';
 
-/** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's, then a case's lifts. */
-const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'superseded', 'corrected'];
+/** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's, then the lifts after the weighted sum. */
+const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected'];
 const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
 
 const WEAK_WHY = 'kept only because nothing closer was found';

@@ -120,6 +120,11 @@ export const scoreBreakdown = z
       .nullable()
       .optional()
       .openapi({ description: "closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it" }),
+    graph: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({ description: 'events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest' }),
     final: z.number(),
     weak: z.boolean().optional().openapi({ description: 'the query met the relevance floor only weakly: one of a few best memories, not a confident match' }),
   })
