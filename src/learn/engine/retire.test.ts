@@ -6,7 +6,8 @@ import { MINUTE, T0, roundEvents, tickingClock, type Round } from './fixtures.te
 import { addEvidence } from './facts.js';
 import { engineContext } from './context.js';
 import { learnSettingsSchema } from './options.js';
-import { sameCauseBeyond } from './retire.js';
+import type { HeuristicCandidate } from '../extract.js';
+import { relearnRule, sameCauseBeyond } from './retire.js';
 
 /**
  * A product team's reports all name their product ("Orbit"). The first two share a cause (expired write
@@ -111,6 +112,26 @@ describe('retiring a learned rule whose condition does not discriminate', () => 
     const engine = engineContext({ storage: memory.storage, clock: { now: () => Date.now() }, settings: learnSettingsSchema.parse({}) });
     const ep = (await memory.storage.listEpisodes({ tenant: 'default', closed: true, limit: 1 }))[0]!;
     expect(await addEvidence(engine, 'default', was, [{ episodeId: ep.id, polarity: 'support', weight: 1 }])).toBeUndefined();
+
+    // Produced again with the same condition it stays retired; with another one it is learned again.
+    const h = was.metadata.heuristic as { conditionTerms: string[]; causeTerms: string[] };
+    const candidate = (conditionTerms: string[], text: string): HeuristicCandidate => ({
+      kind: 'pattern',
+      text,
+      key: was.key,
+      conditionTerms,
+      causeTerms: h.causeTerms,
+      supportingEpisodeIds: was.provenance.episodeIds ?? [],
+      contradictingEpisodeIds: [],
+      correctedEpisodeIds: [],
+      usefulness: { useful: true, score: 1, reasons: [], checks: {} as HeuristicCandidate['usefulness']['checks'], specificTerms: [] },
+      method: 'heuristic',
+    });
+    expect(await relearnRule(engine, 'default', candidate(h.conditionTerms, was.text), closing)).toBeUndefined();
+    const again = await relearnRule(engine, 'default', candidate(['upload', 'reject'], 'When a report mentions uploads rejected, check the archive storage write credentials.'), closing);
+    expect(again).toMatchObject({ key: was.key, version: 3, supersedes: closing.id });
+    expect(again!.validTo).toBeUndefined();
+    expect((await memory.storage.listFacts({ tenant: 'default', now: Date.now() })).map((f) => f.id)).toContain(again!.id);
   });
 
   it('keeps the rule when retirement is off, or while only one report of another cause meets its condition', async () => {
