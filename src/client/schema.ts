@@ -1448,7 +1448,7 @@ export interface components {
                 /** @description the start of its text (at most 200 characters) */
                 text: string;
                 /** @enum {string} */
-                reason: "budget" | "dedupe" | "conflict" | "mmr" | "floor";
+                reason: "budget" | "dedupe" | "conflict" | "mmr" | "floor" | "validity";
                 scores: components["schemas"]["ScoreBreakdown"];
             }[];
             /** @description relations around the entities the query names, as the "Entities" section shows them */
@@ -1781,6 +1781,28 @@ export interface components {
                 created: components["schemas"]["FactUpdate"][];
                 updated: components["schemas"]["FactUpdate"][];
                 revised: components["schemas"]["FactUpdate"][];
+                /** @description learned rules retired: live_id is the closing version (its validity ends when it starts), revised_from the rule */
+                retired: {
+                    fact_id: string;
+                    key: string;
+                    /** @description the live version after the update (a new revision when confidence fell below the threshold) */
+                    live_id: string;
+                    version: number;
+                    confidence_before: number;
+                    confidence: number;
+                    support_count: number;
+                    contradict_count: number;
+                    added: {
+                        episode_id: string;
+                        /** @enum {string} */
+                        polarity: "support" | "contradict";
+                        weight: number;
+                    }[];
+                    /** @description set when this update created a new version */
+                    revised_from?: string;
+                    /** @enum {string} */
+                    reason: "condition_not_discriminating";
+                }[];
                 links: components["schemas"]["Link"][];
                 rejected: number;
             };

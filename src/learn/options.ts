@@ -47,6 +47,13 @@ export const confidenceOptionsSchema = z
   .object({
     /** A version whose confidence new contradictions push below this gets revised into a new version. */
     revisionThreshold: unit.default(0.5),
+    /**
+     * Learned rules are retired (their lineage's validity closed, learn/retire.ts) when their condition stops
+     * telling their cause from others.
+     */
+    retire: z.boolean().default(true),
+    /** Reports (other than its sources) that must meet a rule's condition before it can be found not to discriminate. */
+    retireMinMatched: z.number().int().min(2).max(1000).default(2),
   })
   .strict();
 

@@ -141,6 +141,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   // Facts as they held at the read's time (time-travel.ts), then the floor (floor.ts) before anything builds on a
   // candidate: neighbours and hops only join relevant seeds.
   // As in search: what only a pool deeper than CALIBRATION_DEPTH found (top_k over 12) ranks after the rest.
+  const ended: Candidate[] = [];
   const current = headFirst(
     await atReadTime(
       deps.storage,
@@ -148,9 +149,11 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
       scoreSemantic(sem, config.scoring, p.route, now).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff)),
       { asOf: config.as_of, knownAt: config.known_at },
       now,
+      ended,
     ),
     sem.deep ?? new Set<number>(),
   );
+  p.drops?.step('validity', ended, []);
   const kept = await floored(deps, p, sem, current, window, windowCosines, queryVector);
   // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).
   if (kept.weak) return { window, semantic: kept.semantic, sem, graph: [] };

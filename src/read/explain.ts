@@ -3,6 +3,8 @@
  * buildContext that narrows the candidates reports what went in and what came out; a record that went in and
  * did not come out is dropped with that step's reason (the first step to drop a record names it):
  *
+ *   validity — a fact no version of which is valid at the read's time (its validity ended: e.g. a learned rule
+ *              retired, learn/engine/retire.ts)
  *   dedupe   — a copy of another candidate (same content hash / source), merged into it
  *   mmr      — not among the top_k diverse semantic picks (too similar to a pick, or ranked below)
  *   floor    — below the relevance floor
@@ -14,7 +16,7 @@
 import type { RetrievedItem } from '../ports/storage.js';
 import type { Candidate, ContextItem, ScoreBreakdown } from './types.js';
 
-export type DropReason = 'budget' | 'dedupe' | 'conflict' | 'mmr' | 'floor';
+export type DropReason = 'budget' | 'dedupe' | 'conflict' | 'mmr' | 'floor' | 'validity';
 
 export interface DroppedItem {
   id: string;

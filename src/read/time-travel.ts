@@ -50,9 +50,10 @@ export function asOfFilter(filter: FilterNode | undefined, asOf: number | undefi
 
 /**
  * Semantic candidates at the read time: each fact replaced by its lineage's version that holds then (or left out
- * when none does, e.g. a fact whose validity ended); with `asOf`/`knownAt`, other memories from after then left out.
+ * when none does, e.g. a fact whose validity ended: those are added to `leftOut` when given); with
+ * `asOf`/`knownAt`, other memories from after then left out.
  */
-export async function atReadTime(storage: Storage, tenant: string, candidates: readonly Candidate[], t: ReadTime, now: number): Promise<Candidate[]> {
+export async function atReadTime(storage: Storage, tenant: string, candidates: readonly Candidate[], t: ReadTime, now: number, leftOut?: Candidate[]): Promise<Candidate[]> {
   const factIds = candidates.filter((c) => c.doc.kind === 'fact' && !c.fact).map((c) => c.doc.refId);
   const facts = await loadFacts(storage, tenant, factIds);
   const timed = isTimed(t);
@@ -67,9 +68,9 @@ export async function atReadTime(storage: Storage, tenant: string, candidates: r
         out.push({ ...c, fact });
         continue;
       }
-      if (!timed) continue;
-      const then = versionAt(await storage.getFactVersions({ tenant, key: fact.key }), t, now);
+      const then = timed ? versionAt(await storage.getFactVersions({ tenant, key: fact.key }), t, now) : undefined;
       if (then) out.push({ ...c, fact: then, doc: { ...c.doc, ...factToDoc(then), ...(c.doc.docId !== undefined ? { docId: c.doc.docId } : {}) } });
+      else leftOut?.push({ ...c, fact });
       continue;
     }
     if (!timed) {

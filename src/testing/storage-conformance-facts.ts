@@ -63,6 +63,32 @@ export function describeFacts(h: StorageHarness): void {
       expect((await h.storage.getFact('tenant-a', v1.id))!.validTo).toBe(12345);
     });
 
+    it('ends a lineage with a closing version valid from and to one time: history kept, nothing listed, learnable again', async () => {
+      // How a learned rule is retired (learn/engine/retire.ts): no port method, a version whose validity is empty.
+      const v1 = makeFact({ text: 'when a report mentions the pool, check the pool size', recordedAt: NOW - 5000, validFrom: NOW - 5000 });
+      await h.storage.putFact(v1);
+      const at = NOW - 1000;
+      const closing = reviseFact(v1, `${v1.text} Retired: its condition does not discriminate.`, { recordedAt: at, validFrom: at, validTo: at });
+      expect(await h.storage.putFact(closing)).toEqual({ fact: closing, duplicate: false });
+      expect(await h.storage.getFact('tenant-a', v1.id)).toEqual({ ...v1, expiredAt: at, validTo: at });
+      expect((await h.storage.getFactVersions({ tenant: 'tenant-a', key: v1.key })).map((f) => [f.id, f.validTo])).toEqual([
+        [v1.id, at],
+        [closing.id, at],
+      ]);
+      // The closing version is the lineage's unsuperseded one, but no version is valid now: none is listed.
+      expect(await h.storage.getLiveFact('tenant-a', v1.key, NOW)).toEqual(closing);
+      expect((await h.storage.listFacts({ tenant: 'tenant-a', now: NOW })).map((f) => f.id)).not.toContain(closing.id);
+      expect((await h.storage.listFacts({ tenant: 'tenant-a', now: NOW })).map((f) => f.id)).not.toContain(v1.id);
+      // As of before the retirement, the rule held.
+      expect((await h.storage.listFacts({ tenant: 'tenant-a', now: NOW, asOf: at - 1 })).map((f) => f.id)).toContain(v1.id);
+      expect((await h.storage.listFacts({ tenant: 'tenant-a', now: NOW, asOf: at })).map((f) => f.key)).not.toContain(v1.key);
+      // Learned again: a new version supersedes the closing one and is valid from then on.
+      const again = reviseFact(closing, 'when a report mentions the queue, check the pool size', { recordedAt: NOW - 500, validFrom: NOW - 500 });
+      await h.storage.putFact(again);
+      expect((await h.storage.listFacts({ tenant: 'tenant-a', now: NOW })).map((f) => f.id)).toContain(again.id);
+      expect((await h.storage.getFact('tenant-a', closing.id))!.validTo).toBe(at);
+    });
+
     it('returns the live version and writes nothing when its content hash is unchanged', async () => {
       const v1 = makeFact();
       await h.storage.putFact(v1);

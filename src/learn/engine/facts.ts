@@ -23,6 +23,7 @@ import {
   type Polarity,
 } from '../confidence.js';
 import type { HeuristicCandidate } from '../extract.js';
+import type { RetireReason } from '../retire.js';
 import { clip } from '../text.js';
 import type { EngineContext } from './context.js';
 import { metaString } from './episode-record.js';
@@ -72,7 +73,8 @@ function standing(rows: readonly FactEvidence[]): Map<string, FactEvidence> {
 export async function addEvidence(ctx: EngineContext, tenant: string, fact: Fact, evidence: readonly EvidenceInput[]): Promise<FactUpdate | undefined> {
   const now = ctx.clock.now();
   const live = (await ctx.storage.getLiveFact(tenant, fact.key, now)) ?? (fact.expiredAt === undefined ? fact : undefined);
-  if (!live) return undefined;
+  // A lineage whose validity has ended (a retired rule, engine/retire.ts) takes no more evidence.
+  if (!live || (live.validTo !== undefined && live.validTo <= now)) return undefined;
   const versions = await ctx.storage.getFactVersions({ tenant, key: fact.key });
   const rows = await lineageEvidence(ctx, tenant, versions);
   const current = standing(rows);
@@ -100,19 +102,26 @@ export async function addEvidence(ctx: EngineContext, tenant: string, fact: Fact
 }
 
 const REVISION_MARK = ' Revised:';
+const CLAIM_END = /\s(?:Revised|Retired):/;
+
+/** A rule's statement without what a revision or a retirement appended to it. */
+export function claimText(text: string): string {
+  const end = CLAIM_END.exec(text);
+  return (end ? text.slice(0, end.index) : text).trim();
+}
 
 /**
  * The revised statement keeps the claim and says what went against it, so a reader sees the exception:
  * "<claim> Revised: confidence 0.40 after 2 contradicting episode(s), e.g. <situation> (root cause: <cause>)."
  */
 export function revisedText(text: string, contradicting: readonly Episode[], confidence: number): string {
-  const claim = text.includes(REVISION_MARK) ? text.slice(0, text.indexOf(REVISION_MARK)) : text;
+  const claim = claimText(text);
   const example = contradicting.at(-1);
   const situation = example ? (metaString(example.metadata, 'situation') ?? example.summary) : undefined;
   const e = example
     ? `, e.g. ${clip(situation ?? '', 100)}${example.rootCause ? ` (root cause: ${clip(example.rootCause, 100)})` : ''}`
     : '';
-  return `${claim.trim()}${REVISION_MARK} confidence ${confidence.toFixed(2)} after ${contradicting.length} contradicting episode(s)${e}.`;
+  return `${claim}${REVISION_MARK} confidence ${confidence.toFixed(2)} after ${contradicting.length} contradicting episode(s)${e}.`;
 }
 
 /** The extractor's text without its trailing statistics "(seen in 3 episodes; …)": counts live in the fact. */
@@ -124,9 +133,17 @@ export interface ExtractionApplied {
   created: FactUpdate[];
   updated: FactUpdate[];
   revised: FactUpdate[];
+  /** Rules retired in this run (engine/retire.ts): `liveId` is the closing version, `revisedFrom` the rule. */
+  retired: (FactUpdate & { reason: RetireReason })[];
   links: Link[];
   rejected: number;
 }
+
+/**
+ * What to do with a candidate whose lineage was retired (its live version's validity has ended): a new version
+ * to add evidence to, or undefined to leave it retired.
+ */
+export type Relearn = (c: HeuristicCandidate, retired: Fact) => Promise<Fact | undefined>;
 
 /**
  * Stores accepted heuristics. A candidate's key is stable across runs, so a lineage is created once (its
@@ -140,8 +157,9 @@ export async function applyCandidates(
   accepted: readonly HeuristicCandidate[],
   episodes: ReadonlyMap<string, Episode>,
   rejected = 0,
+  relearn: Relearn = () => Promise.resolve(undefined),
 ): Promise<ExtractionApplied> {
-  const out: ExtractionApplied = { created: [], updated: [], revised: [], links: [], rejected };
+  const out: ExtractionApplied = { created: [], updated: [], revised: [], retired: [], links: [], rejected };
   const now = ctx.clock.now();
   for (const c of accepted) {
     const weightOf = (id: string) => {
@@ -154,7 +172,11 @@ export async function applyCandidates(
     ];
     let fact = await ctx.storage.getLiveFact(tenant, c.key, now);
     let created = false;
-    if (!fact) {
+    if (fact && fact.validTo !== undefined && fact.validTo <= now) {
+      fact = await relearn(c, fact);
+      if (!fact) continue;
+      created = true;
+    } else if (!fact) {
       fact = (await ctx.storage.putFact(heuristicFact(tenant, c, now))).fact;
       created = true;
     }
@@ -171,7 +193,8 @@ export async function applyCandidates(
   return out;
 }
 
-function heuristicFact(tenant: string, c: HeuristicCandidate, now: number): Fact {
+/** Version 1 of a candidate's lineage; `metadata.heuristic.sources` are the episodes it is learned from. */
+export function heuristicFact(tenant: string, c: HeuristicCandidate, now: number): Fact {
   const text = statementOf(c.text);
   const stats = initialStats('extraction');
   return {
@@ -184,7 +207,9 @@ function heuristicFact(tenant: string, c: HeuristicCandidate, now: number): Fact
     tags: ['heuristic', c.kind],
     pii: false,
     piiReport: { scrubbed: false, counts: {} },
-    metadata: { heuristic: { kind: c.kind, method: c.method, conditionTerms: c.conditionTerms, causeTerms: c.causeTerms, usefulness: c.usefulness.score } },
+    metadata: {
+      heuristic: { kind: c.kind, method: c.method, conditionTerms: c.conditionTerms, causeTerms: c.causeTerms, usefulness: c.usefulness.score, sources: [...c.supportingEpisodeIds] },
+    },
     confidence: stats.confidence,
     supportCount: 0,
     contradictCount: 0,

@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { DOC_KINDS, LINK_TYPES, OUTCOMES } from '../../../core/types.js';
 import { ITEM_KINDS, TURN_ROLES } from '../../../working/state.js';
+import { RETIRE_REASONS } from '../../../learn/retire.js';
 import { JsonValue } from './json.js';
 import { scoreBreakdown } from './records.js';
 
@@ -166,7 +167,16 @@ export const ConsolidationReportSchema = z
     since: z.number().nullable().openapi({ description: 'epoch ms given as `since`, or null for the default window' }),
     segmented: z.object({ events: z.number().int(), closed: z.number().int() }).strict(),
     facts: z
-      .object({ created: z.array(FactUpdateSchema), updated: z.array(FactUpdateSchema), revised: z.array(FactUpdateSchema), links: z.array(LinkSchema), rejected: z.number().int() })
+      .object({
+        created: z.array(FactUpdateSchema),
+        updated: z.array(FactUpdateSchema),
+        revised: z.array(FactUpdateSchema),
+        retired: z
+          .array(z.object({ ...factUpdate, reason: z.enum(RETIRE_REASONS) }).strict())
+          .openapi({ description: 'learned rules retired: live_id is the closing version (its validity ends when it starts), revised_from the rule' }),
+        links: z.array(LinkSchema),
+        rejected: z.number().int(),
+      })
       .strict(),
     procedures: z.object({ created: z.array(ProcedureSchema), reinforced: z.array(ProcedureSchema) }).strict(),
     distilled: DistillReportSchema.nullable().openapi({ description: 'facts distilled from what users said about themselves; null when learn.engine.distill is off' }),

@@ -207,7 +207,7 @@ export const ContextResultSchema = z
           id: z.string(),
           kind: z.enum(DOC_KINDS),
           text: z.string().openapi({ description: 'the start of its text (at most 200 characters)' }),
-          reason: z.enum(['budget', 'dedupe', 'conflict', 'mmr', 'floor']),
+          reason: z.enum(['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity']),
           scores: scoreBreakdown,
         }),
       )
