@@ -103,13 +103,17 @@ function renderSummary(name: string, s: AgentSummary): string[] {
   ];
 }
 
-function renderFacts(facts: readonly FactReport[]): string[] {
+/** The learned facts, one line per version: ● live, ○ superseded, ✕ retired (a closing version, which holds nowhere). */
+export function renderFacts(facts: readonly FactReport[]): string[] {
   if (facts.length === 0) return ['  (none)'];
   const out: string[] = [];
   for (const f of facts) {
     for (const v of f.versions) {
+      // A retired rule's closing version is live (nothing supersedes it) but holds nowhere: shown as retired.
+      const mark = v.retired !== undefined ? '✕' : v.live ? '●' : '○';
+      const note = v.retired !== undefined ? `  (retired: ${v.retired.replace(/_/g, ' ')})` : v.live ? '' : '  (superseded)';
       out.push(
-        `  ${v.live ? '●' : '○'} ${f.kind} ${f.key} v${v.version}  confidence ${v.confidence.toFixed(2)}  +${v.supportCount}/−${v.contradictCount}${v.live ? '' : '  (superseded)'}`,
+        `  ${mark} ${f.kind} ${f.key} v${v.version}  confidence ${v.confidence.toFixed(2)}  +${v.supportCount}/−${v.contradictCount}${note}`,
         `      ${v.text}`,
       );
     }

@@ -36,6 +36,8 @@ export interface FactVersionReport {
   supportCount: number;
   contradictCount: number;
   live: boolean;
+  /** A retired rule's closing version: the reason it records (`metadata.retired.reason`); it is live but holds nowhere. */
+  retired?: string;
 }
 
 export interface FactReport {

@@ -100,6 +100,13 @@ export function roundEvents(round: ScenarioRound, tenant: string): Array<Record<
   return events;
 }
 
+/** A closing version's retirement reason (learn/engine/retire.ts `metadata.retired`), if it is one. */
+function retiredReason(f: Fact): { retired?: string } {
+  const r = f.metadata.retired;
+  if (!r || typeof r !== 'object' || Array.isArray(r)) return {};
+  return { retired: typeof r.reason === 'string' ? r.reason : 'retired' };
+}
+
 /** Learned facts (not document chunks), each with all its versions, oldest first. */
 export async function learnedFacts(memory: Memory, tenant: string): Promise<FactReport[]> {
   const live = await memory.storage.listFacts({ tenant, includeExpired: true, limit: 1000, now: Date.now() });
@@ -117,6 +124,7 @@ export async function learnedFacts(memory: Memory, tenant: string): Promise<Fact
         supportCount: f.supportCount,
         contradictCount: f.contradictCount,
         live: f.expiredAt === undefined,
+        ...retiredReason(f),
       })),
     });
   }
