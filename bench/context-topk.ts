@@ -14,37 +14,15 @@ import { parseContextConfig } from '../src/core/config.js';
 import { buildContext } from '../src/read/context.js';
 import { embedWith, indexPending, newEvent, openTestStore, readDeps, realEmbedder } from '../src/read/e2e.test-support.js';
 import { DAY, HOUR, T0 } from '../src/read/fixtures.test-support.js';
+import { INCIDENT_MEMORIES, INCIDENT_QUERIES } from '../src/read/incidents.test-support.js';
 
 const { values: opts } = parseArgs({
   options: { ks: { type: 'string', default: '20,25,30,40,60,80' }, 'no-rerank': { type: 'boolean', default: false }, candidates: { type: 'string' } },
 });
 const KS = opts.ks.split(',').map(Number);
 
-// The fixture of src/read/k-stable.test.ts.
-const SERVICES = ['checkout', 'payments', 'search', 'login', 'billing', 'webhooks', 'reports', 'mobile api', 'inventory', 'shipping'];
-const TROUBLES = [
-  'returned 500 errors after a deploy',
-  'was slow because the connection pool ran out',
-  'timed out talking to the database',
-  'ran out of memory during the nightly batch',
-  'lost messages when the queue was restarted',
-  'failed its health check after a config change',
-  'logged ERR_PG_53300 too many clients',
-  'served stale data from the cache',
-  'dropped requests behind the load balancer',
-  'filled its disk with debug logs',
-  'deadlocked on a migration lock',
-  'sent duplicate emails after a retry storm',
-];
-const FIXES = ['we rolled back', 'we raised the limit', 'we added a retry with backoff', 'we restarted the workers', 'we pinned the old version'];
-const MEMORIES = SERVICES.flatMap((s, i) => TROUBLES.map((t, j) => `The ${s} service ${t}; ${FIXES[(i + j) % FIXES.length]}.`));
-const QUERIES = [
-  'Why did checkout time out against the database?',
-  'payments connection pool exhausted',
-  'What did we do when the queue dropped messages?',
-  'ERR_PG_53300 in billing',
-  'Which service crashed from lack of memory overnight?',
-];
+const MEMORIES = INCIDENT_MEMORIES;
+const QUERIES = INCIDENT_QUERIES;
 
 const embedder = await realEmbedder();
 const store = await openTestStore(embedder.model, embedder.dimension);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../ports/embedder.js';
 import { DAY, HOUR, T0 } from './fixtures.test-support.js';
+import { INCIDENT_MEMORIES, INCIDENT_QUERIES } from './incidents.test-support.js';
 import { embedWith, indexPending, newEvent, openTestStore, readDeps, realEmbedder, type TestStore } from './e2e.test-support.js';
 import { CALIBRATION_DEPTH } from './pool.js';
 import { search } from './search.js';
@@ -11,32 +12,8 @@ import type { ReadDeps, RetrievalMode } from './types.js';
  * search(k) are the first m of search(k') for m ≤ k ≤ k'. The store holds more memories than the smallest pool
  * (pool.ts: CALIBRATION_DEPTH), so a larger k fetches a deeper pool from each index.
  */
-const SERVICES = ['checkout', 'payments', 'search', 'login', 'billing', 'webhooks', 'reports', 'mobile api', 'inventory', 'shipping'];
-const TROUBLES = [
-  'returned 500 errors after a deploy',
-  'was slow because the connection pool ran out',
-  'timed out talking to the database',
-  'ran out of memory during the nightly batch',
-  'lost messages when the queue was restarted',
-  'failed its health check after a config change',
-  'logged ERR_PG_53300 too many clients',
-  'served stale data from the cache',
-  'dropped requests behind the load balancer',
-  'filled its disk with debug logs',
-  'deadlocked on a migration lock',
-  'sent duplicate emails after a retry storm',
-];
-const FIXES = ['we rolled back', 'we raised the limit', 'we added a retry with backoff', 'we restarted the workers', 'we pinned the old version'];
-
-const MEMORIES = SERVICES.flatMap((s, i) => TROUBLES.map((t, j) => `The ${s} service ${t}; ${FIXES[(i + j) % FIXES.length]}.`));
-
-const QUERIES = [
-  'Why did checkout time out against the database?',
-  'payments connection pool exhausted',
-  'What did we do when the queue dropped messages?',
-  'ERR_PG_53300 in billing',
-  'Which service crashed from lack of memory overnight?',
-];
+const MEMORIES = INCIDENT_MEMORIES;
+const QUERIES = INCIDENT_QUERIES;
 // 100 and 120 go past the reranker's fixed window (CALIBRATION_DEPTH): what lies past it is appended unreranked.
 const KS = [5, 10, 20, 30, 60, 100, 120];
 const MODES: [RetrievalMode, boolean][] = [
