@@ -160,7 +160,7 @@ export async function runFuzz(o: { url: string; key: string; requests: number; s
       const reply = await call(o.url, op.method, m.path, key, m.body, m.headers);
       result.requests++;
       result.byStatus[reply.status] = (result.byStatus[reply.status] ?? 0) + 1;
-      if (reply.status >= 500 || reply.status === 0) result.serverErrors.push({ method: op.method, path: m.path.slice(0, 120), status: reply.status, body: JSON.stringify(reply.body).slice(0, 200) });
+      if (reply.status >= 500 || reply.status === 0) result.serverErrors.push({ method: op.method, path: m.path.slice(0, 120), status: reply.status, body: (reply.error ?? JSON.stringify(reply.body) ?? '').slice(0, 200) });
       result.expectedWrites += created(op.method, op.path, reply.status, reply.body);
     }
   };

@@ -67,6 +67,8 @@ export async function startServer(store: string, opts: { timeoutMs?: number; env
 export interface Reply<T = unknown> {
   status: number;
   body: T;
+  /** Status 0 only: why the call got no answer (connection refused or reset, …). */
+  error?: string;
 }
 
 /** One JSON call; network failures (a killed server) come back as status 0. */
@@ -85,8 +87,9 @@ export async function call<T = unknown>(url: string, method: string, path: strin
       // NDJSON or empty
     }
     return { status: res.status, body: parsed as T };
-  } catch {
-    return { status: 0, body: undefined as T };
+  } catch (e) {
+    const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
+    return { status: 0, body: undefined as T, error: `${e instanceof Error ? e.message : String(e)}${cause}` };
   }
 }
 
