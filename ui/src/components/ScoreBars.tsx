@@ -5,7 +5,7 @@
 import type { ScoreBreakdown } from '../api/types';
 
 /** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's, then the lifts after the weighted sum. */
-const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected'];
+const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected', 'situation'];
 const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
 
 const WEAK_WHY = 'kept only because nothing closer was found';
