@@ -41,7 +41,7 @@ export function ScoreBars({ scores }: { scores: ScoreBreakdown }) {
     <dl className="scores">
       {entries.map(([k, v]) => (
         <div key={k}>
-          <dt title={WHY[k]}>{k}</dt>
+          <dt title={v === null ? undefined : WHY[k]}>{k}</dt>
           <dd>
             {v === null ? (
               '—'
