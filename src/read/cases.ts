@@ -1,5 +1,5 @@
 /**
- * The read path's step over cases (one call in context.ts, after the situation step): with the candidate
+ * The read path's step over cases (one call in case-steps.ts, after the situation step): with the candidate
  * episodes' root causes read once (and their vectors, stored when the episodes closed), the look-alikes behind a
  * case that stands out count once (standout.ts), and the first case of each recurring cause carries its count,
  * which the rendering shows (recurrence.ts). Learned rules the cases refuted as often as they supported leave first

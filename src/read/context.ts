@@ -36,9 +36,7 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
-import { applySituation, dropContradicted, queryCues, situationCues } from './situation.js';
-import { weighCases } from './cases.js';
-import { supersededNotes } from './supersede.js';
+import { judgeCases, supersededNotes } from './case-steps.js';
 import { gathersAcrossSessions, pastSessionCap, SESSION_CAP } from './session-spread.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
@@ -48,7 +46,6 @@ import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
 import { coverage, judgeFloor, queryStems } from './floor.js';
 import { situationVectors } from './situation-vector.js';
-import { isClosedCase } from './standout.js';
 import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
@@ -232,10 +229,9 @@ async function grow(
   // search ranked higher. All strong relations still show in the Entities section.
   const lifting = liftingHits(graph);
   if (lifting.length > 0) semantic = await graphSupport(deps, p, filter, sem, semantic, lifting, cutoff);
-  // Last, so that episodes joining through hops and the graph are judged by their situation too.
-  semantic = await matchSituations(deps, p, semantic);
-  // One case that stands out: the look-alikes behind it count once; a recurring cause carries its count (cases.ts).
-  semantic = await weighCases(deps, p.tenant, semantic);
+  // Last, so that episodes joining through hops and the graph are judged too: their situation against the query's,
+  // then the cases (superseded ones out, one that stands out, recurring causes counted, corrections first): case-steps.ts.
+  semantic = await judgeCases(deps, { tenant: p.tenant, query: p.query, rescore: rescorer(config.scoring, p.route, now) }, semantic);
   // As hybrid search does, a gathering question in a conversation: a session past its first few events gives way.
   if (p.gathers && sem.conversational !== false) {
     const behind = pastSessionCap([...semantic].sort(byFinal), SESSION_CAP);
@@ -264,22 +260,6 @@ async function graphSupport(deps: ReadDeps, p: Plan, filter: FilterNode | undefi
   const unseen = [...new Set(out.filter((c) => !sem.vectors.has(c.doc.contentHash)).map((c) => c.doc.contentHash))];
   if (unseen.length > 0) for (const [hash, v] of await deps.storage.getEmbeddings(unseen)) sem.vectors.set(hash, v);
   return out;
-}
-
-/**
- * Episodes that did not follow a change fall behind when the query says its trouble did, and so do episodes
- * whose trouble came and went when the query's happens every time, or the reverse; when the best episode matches
- * the query's situation, the contradicting ones are left out; a case whose cause was a change falls behind when
- * the query names no change and nothing of what that cause names (situation.ts).
- */
-async function matchSituations(deps: ReadDeps, p: Plan, semantic: Candidate[]): Promise<Candidate[]> {
-  const query = queryCues(p.query);
-  if (!query.change && !query.pattern && !query.words) return semantic;
-  // A query that states nothing is read only against change-driven causes, which closed cases hold.
-  const ids = semantic.filter((c) => (query.change || query.pattern ? c.doc.kind === 'episode' : isClosedCase(c))).map((c) => c.doc.refId);
-  if (ids.length === 0) return semantic;
-  const cues = await situationCues(deps, p.tenant, ids);
-  return dropContradicted(applySituation(semantic, cues, query, rescorer(p.config.scoring, p.route, p.now)).sort(byFinal), cues, query);
 }
 
 /** Time window, conversation steps, session neighbours and author field (expand.ts); neighbours past the episodic TTL stay out, MMR gets their vectors. */

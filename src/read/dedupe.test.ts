@@ -21,6 +21,21 @@ describe('dedupe', () => {
     const asHit = candidate({ ...inWindow.doc, docId: 99 }, { origin: 'semantic', final: 0.9, scores: { relevance: 0.8, corrected: 0.1 } });
     const { items } = dedupe([inWindow, asHit], 'source+hash');
     expect(items[0]!.scores).toMatchObject({ corrected: 0.1, final: 0.9 });
+    const moved = candidate({ ...inWindow.doc, docId: 99 }, { origin: 'semantic', final: 0.9, scores: { relevance: 0.8, situation: -0.05 } });
+    expect(dedupe([inWindow, moved], 'source+hash').items[0]!.scores).toMatchObject({ situation: -0.05, final: 0.9 });
+  });
+
+  it("keeps a weak match's mark (floor.ts) whichever copy's score wins, and marks nothing when neither copy was weak", () => {
+    const e = makeEvent({ content: 'kubectl rollout status payments: available' });
+    const inWindow = eventCandidate(e, { origin: 'window', final: 0.3 });
+    const weakHit = (final: number) => candidate({ ...inWindow.doc, docId: 99 }, { origin: 'semantic', final, scores: { relevance: 0.4, weak: true } });
+    for (const order of [[inWindow, weakHit(0.9)], [weakHit(0.9), inWindow], [inWindow, weakHit(0.1)]]) {
+      const [item] = dedupe(order, 'source+hash').items;
+      expect(item!.origin).toBe('window');
+      expect(item!.scores.weak).toBe(true);
+    }
+    const strongHit = candidate({ ...inWindow.doc, docId: 99 }, { origin: 'semantic', final: 0.9, scores: { relevance: 0.8 } });
+    expect(dedupe([inWindow, strongHit], 'source+hash').items[0]!.scores.weak).toBeUndefined();
   });
 
   it('reports the breakdown of the copy whose final score it keeps, so its terms account for that score', () => {

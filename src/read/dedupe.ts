@@ -36,7 +36,8 @@ function better(a: Candidate, b: Candidate): boolean {
  * The breakdown of the copy with the higher final score, so that its signals account for it: the terms of the
  * weighted sum (relevance, recency, importance, confidence, outcome) and the lifts after it come from that copy
  * alone; the evidence behind relevance (vector, lexical, rerank) it lacks is filled from the other copy, so the
- * breakdown shows why the record was also found there. On a tie, `keep`'s.
+ * breakdown shows why the record was also found there. On a tie, `keep`'s. Weak (floor.ts) when either copy is:
+ * a record the query matched only weakly is not shown as a confident match because it was also recent.
  */
 function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdown {
   const [top, low] = other.final > keep.final ? [other, keep] : [keep, other];
@@ -52,7 +53,11 @@ function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdow
     ...(top.graph != null ? { graph: top.graph } : {}),
     ...(top.superseded != null ? { superseded: top.superseded } : {}),
     ...(top.corrected != null ? { corrected: top.corrected } : {}),
+    ...(top.situation != null ? { situation: top.situation } : {}),
     final: top.final,
+    // A weak match (floor.ts) is the query's verdict on the semantic find: the merged item shows that find's evidence
+    // whichever copy's score it keeps, so it stays marked when either copy was.
+    ...(top.weak === true || low.weak === true ? { weak: true } : {}),
   };
 }
 

@@ -46,7 +46,7 @@ import type { FilterNode } from '../core/filter.js';
 import type { DocKind, MemoryEvent } from '../core/types.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import { words } from './text.js';
-import { clamp01 } from './score.js';
+import { atRelevance, clamp01 } from './score.js';
 import { answerQuestions, informationPrior, sameAuthorContext, timelinePositions } from './turns.js';
 import { queryTimeWindow, timeFactor, type TimeWindow } from './time-window.js';
 import type { Candidate } from './types.js';
@@ -155,7 +155,7 @@ export function favourNamedAuthors(query: string, out: Candidate[], bonus: numbe
     .map((c) => {
       if (c.scores.relevance === null || !c.event?.name || !named.has(c.event.name)) return c;
       const relevance = Math.min(1, c.scores.relevance + bonus);
-      return { ...c, scores: { ...c.scores, relevance, final: rescore(c, relevance) } };
+      return { ...c, scores: atRelevance(c, relevance, rescore) };
     })
     .sort(byFinal);
 }
@@ -217,7 +217,7 @@ function reweigh(
     if (isEvent) factored.set(c.doc.refId, scaled);
     const relevance = isEvent ? clamp01(scaled + informationPrior(c.doc.text, s)) : scaled;
     if (relevance === c.scores.relevance) return withEvent;
-    return { ...withEvent, scores: { ...c.scores, relevance, final: rescore(c, relevance) } };
+    return { ...withEvent, scores: atRelevance(c, relevance, rescore) };
   });
   return { out, factored };
 }
@@ -262,7 +262,7 @@ async function addNeighbours(storage: Storage, req: ExpandRequest, s: ExpandSett
     const at = present.get(id);
     if (at !== undefined) {
       const c = out[at]!;
-      if (relevance > (c.scores.relevance ?? 0)) out[at] = { ...c, event: c.event ?? event, scores: { ...c.scores, relevance, final: req.rescore(c, relevance) } };
+      if (relevance > (c.scores.relevance ?? 0)) out[at] = { ...c, event: c.event ?? event, scores: atRelevance(c, relevance, req.rescore) };
       continue;
     }
     const base = { doc: eventToDoc(event), origin: 'semantic' as const, event };

@@ -48,6 +48,8 @@ describe('DropLog', () => {
     expect(retrievedItems([lifted])[0]!.scores).toEqual({ ...scores, outcome: null, corrected: 0.05, final: 0.65 });
     const graphed = { ...item, id: 'evt_1', kind: 'event' as const, scores: { ...scores, graph: 0.01, final: 0.61 } };
     expect(retrievedItems([graphed])[0]!.scores).toEqual({ ...scores, outcome: null, graph: 0.01, final: 0.61 });
+    const moved = { ...item, id: 'epi_2', kind: 'episode' as const, scores: { ...scores, situation: -0.02, final: 0.58 } };
+    expect(retrievedItems([moved])[0]!.scores).toEqual({ ...scores, outcome: null, situation: -0.02, final: 0.58 });
   });
 });
 

@@ -9,6 +9,7 @@ import { SCOPE_KEYS, type Doc, type DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
 import { graphRetrieve, type GraphHit } from './graph.js';
 import type { TimeWindow } from './time-window.js';
+import { atRelevance } from './score.js';
 import type { Candidate, ReadDeps } from './types.js';
 
 export interface SupportRequest {
@@ -58,7 +59,7 @@ export async function withGraphSupport(deps: ReadDeps, req: SupportRequest, rank
     const lift = c.doc.kind === 'event' ? wanted.get(c.doc.refId) : undefined;
     if (lift === undefined) return c;
     const relevance = Math.max(c.scores.relevance ?? 0, lift);
-    return { ...c, scores: ahead(c.doc.refId, { ...c.scores, relevance, final: req.rescore(c, relevance) }) };
+    return { ...c, scores: ahead(c.doc.refId, atRelevance(c, relevance, req.rescore)) };
   });
   const present = new Set(ranked.filter((c) => c.doc.kind === 'event').map((c) => c.doc.refId));
   const missing = [...wanted.keys()].filter((id) => !present.has(id));

@@ -16,6 +16,7 @@
  * comparable with an unblended one).
  */
 import type { Reranker } from '../ports/reranker.js';
+import { atRelevance } from './score.js';
 import type { Candidate } from './types.js';
 
 export const RERANK_BLEND = 0.5;
@@ -105,7 +106,7 @@ export async function rerankCandidates<C extends Candidate>(reranker: Reranker, 
   const blended = head.map((c, i): C => {
     const rerank = normalised[i]!;
     const relevance = (1 - alpha) * (c.scores.relevance ?? 0) + alpha * abstainedScore(c, rerank, level);
-    return { ...c, scores: { ...c.scores, rerank, relevance, final: opts.rescore(c, relevance) } };
+    return { ...c, scores: { ...atRelevance(c, relevance, opts.rescore), rerank } };
   });
   blended.sort((a, b) => b.scores.final - a.scores.final);
   return [...blended, ...tail];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseContextConfig } from '../core/config.js';
-import { DAY, HOUR, T0 } from './fixtures.test-support.js';
-import { generativeScore, recencyScore, scoreCandidate } from './score.js';
+import { candidate, DAY, HOUR, makeDoc, T0 } from './fixtures.test-support.js';
+import { atRelevance, docScore, generativeScore, recencyScore, scoreCandidate } from './score.js';
 
 const scoring = parseContextConfig({}).scoring;
 
@@ -50,5 +50,24 @@ describe('scoreCandidate', () => {
     const b = scoreCandidate({ ts: T0, importance: 0.5, confidence: 1 }, { vector: 0.7, lexical: 0.2, relevance: 0.76 }, scoring, T0);
     expect(b).toMatchObject({ vector: 0.7, lexical: 0.2, relevance: 0.76, rerank: null });
     expect(JSON.parse(JSON.stringify(b))).toEqual(b);
+  });
+});
+
+describe('atRelevance', () => {
+  const rescore = (c: Parameters<typeof atRelevance>[0], relevance: number) => docScore(c.doc, relevance, scoring, T0).final;
+
+  it("restates an episode's outcome bonus with its new relevance, so the breakdown still accounts for final", () => {
+    const doc = makeDoc({ kind: 'episode', type: 'FAILURE', refId: 'e', text: 'a failed case', ts: T0, metadata: { hasRootCause: true } });
+    const before = candidate(doc, { scores: scoreCandidate(doc, { vector: null, lexical: null, relevance: 0.8 }, scoring, T0) });
+    const after = atRelevance(before, 0.4, rescore);
+    expect(after.relevance).toBe(0.4);
+    expect(after.outcome).toBeCloseTo(before.scores.outcome! / 2, 12);
+    expect(after).toEqual({ ...before.scores, ...docScore(doc, 0.4, scoring, T0) });
+  });
+
+  it('leaves the outcome of other kinds as it was', () => {
+    const doc = makeDoc({ kind: 'event', refId: 'v', text: 'an event', ts: T0 });
+    const before = candidate(doc, { scores: { relevance: 0.8, outcome: null } });
+    expect(atRelevance(before, 0.4, rescore)).toMatchObject({ relevance: 0.4, outcome: null, final: rescore(before, 0.4) });
   });
 });

@@ -11,7 +11,7 @@
  */
 import type { ContextConfig } from '../core/config.js';
 import { effectiveRelevance, outcomeBonus } from './outcome.js';
-import type { ReadDoc, ScoreBreakdown } from './types.js';
+import type { Candidate, ReadDoc, ScoreBreakdown } from './types.js';
 
 export type ScoringConfig = ContextConfig['scoring'];
 export type ScoringWeights = ScoringConfig['weights'];
@@ -82,4 +82,14 @@ export function scoreCandidate(
 ): ScoreBreakdown {
   const scored = docScore(doc, fused?.relevance ?? null, scoring, now, opts);
   return { vector: fused?.vector ?? null, lexical: fused?.lexical ?? null, rerank: null, ...scored };
+}
+
+/**
+ * A candidate's breakdown at a new relevance (rerank, expansion, graph support, turns, situation): `final` as
+ * `rescore` recomputes it, and an episode's outcome bonus, which scales with relevance (outcome.ts), restated with
+ * it, so that the breakdown still accounts for the final score.
+ */
+export function atRelevance(c: Candidate, relevance: number, rescore: (c: Candidate, relevance: number) => number): ScoreBreakdown {
+  const outcome = c.doc.kind === 'episode' ? { outcome: outcomeBonus(c.doc, relevance) } : {};
+  return { ...c.scores, relevance, ...outcome, final: rescore(c, relevance) };
 }

@@ -131,6 +131,15 @@ describe('dropContradicted: a best episode that contradicts the query stays, beh
     expect(out.find((c) => c.doc.refId === 'beta-2')!.scores.final).toBeGreaterThan(0.3);
   });
 
+  it('names the move in the breakdown: `situation` is what final fell by; an episode not moved carries none', () => {
+    const pool = [episode('beta', 0.9), episode('update', 0.6), episode('update-2', 0.3)];
+    const out = dropContradicted(pool, cues, { change: true });
+    const beta = out.find((c) => c.doc.refId === 'beta')!;
+    expect(beta.scores.situation).toBeLessThan(0);
+    expect(0.9 + beta.scores.situation!).toBeCloseTo(beta.scores.final, 12);
+    for (const id of ['update', 'update-2']) expect(out.find((c) => c.doc.refId === id)!.scores.situation).toBeUndefined();
+  });
+
   it('an episode that only may have followed a change is no match: without a stated one, the order stays', () => {
     const pool = [episode('beta', 0.9), episode('maybe', 0.6)];
     expect(dropContradicted(pool, cues, { change: true })).toEqual(pool);

@@ -31,6 +31,7 @@ import type { MemoryEvent } from '../core/types.js';
 import { causeDatesChange, changedThing, deniesChange, followsUnreadEvent, namesChange, statesChange } from './change-cue.js';
 import { intersectionSize, specificStems } from '../learn/text.js';
 import { statesPattern, type SymptomPattern } from './pattern-cue.js';
+import { atRelevance } from './score.js';
 import type { Candidate, ReadDeps } from './types.js';
 
 export const CHANGE_MISMATCH = 0.6;
@@ -164,7 +165,7 @@ export function applySituation(
     const factor = c.doc.kind === 'episode' ? situationFactor(own, query) * (otherThingChanged(own, query, someAlike) ? CHANGE_MISMATCH : 1) : 1;
     if (factor === 1) return c;
     const relevance = (c.scores.relevance ?? 0) * factor;
-    return { ...c, scores: { ...c.scores, relevance, final: rescore(c, relevance) } };
+    return { ...c, scores: atRelevance(c, relevance, rescore) };
   });
 }
 
@@ -221,7 +222,8 @@ function behindMatching(candidates: readonly Candidate[], cues: ReadonlyMap<stri
   const capped = new Map(above.map((c, i) => [c, lead.scores.final - span * (i + 1)] as const));
   return candidates.map((c) => {
     const final = capped.get(c);
-    return final === undefined ? c : { ...c, scores: { ...c.scores, final } };
+    // The move is named in the breakdown (`situation`, negative), so that its signals still account for `final`.
+    return final === undefined ? c : { ...c, scores: { ...c.scores, situation: (c.scores.situation ?? 0) + (final - c.scores.final), final } };
   });
 }
 

@@ -28,6 +28,7 @@
  */
 import type { MemoryEvent } from '../core/types.js';
 import { statementProfile } from './statements.js';
+import { atRelevance } from './score.js';
 import type { Candidate } from './types.js';
 
 type Rescore = (c: Candidate, relevance: number) => number;
@@ -60,7 +61,7 @@ export function timelinePositions(out: readonly Candidate[], known: ReadonlyMap<
 function raise(out: Candidate[], index: number, relevance: number, rescore: Rescore): void {
   const c = out[index]!;
   const capped = Math.min(1, relevance);
-  out[index] = { ...c, scores: { ...c.scores, relevance: capped, final: rescore(c, capped) } };
+  out[index] = { ...c, scores: atRelevance(c, capped, rescore) };
 }
 
 /** Answers gain from the questions before them (see above); `asked`: event id → the asker's relevance. */

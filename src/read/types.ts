@@ -59,10 +59,18 @@ export interface ScoreBreakdown {
   superseded?: number | null | undefined;
   /**
    * Closed cases: what `final` rose by when this case's correction overturned an earlier case's cause and it ranks
-   * just above that case (corrected.ts); absent or null otherwise. With `superseded`, the lifts added after the
-   * weighted sum: final = (weighted signals + outcome) · kind boost + graph + superseded + corrected.
+   * just above that case (corrected.ts); absent or null otherwise.
    */
   corrected?: number | null | undefined;
+  /**
+   * Episodes: what `final` fell by (negative) when the query states a change or a symptom pattern this episode's
+   * situation contradicts, and it was placed just below the best episode whose situation matches the query
+   * (situation.ts `behindMatching`); absent or null otherwise. The situation's scaling of relevance
+   * (CHANGE_MISMATCH, PATTERN_MISMATCH) is part of `relevance` (and of the outcome bonus, which scales with it),
+   * not of this field. With `graph`, `superseded` and `corrected`, the changes made after the weighted sum:
+   * final = (weighted signals + outcome) · kind boost + graph + superseded + corrected + situation.
+   */
+  situation?: number | null | undefined;
   /**
    * Events: what `final` rose by when a relation the query asks for precisely (graph.ts) names this memory as its
    * support and it ranks ahead of every other candidate (graph-support.ts); absent or null otherwise.

@@ -1,14 +1,24 @@
 /**
- * A score breakdown: one labelled bar per signal the engine reported (null signals are shown as "—"), and a weak match
+ * A score breakdown: one labelled bar per signal the engine reported (null signals are shown as "—"; a negative one,
+ * what a read step took off the final score such as `situation`, as a bar of another colour), and a weak match
  * flagged; and the "weak match" badge an item's heading carries.
  */
 import type { ScoreBreakdown } from '../api/types';
 
 /** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's, then the lifts after the weighted sum. */
-const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected'];
+const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected', 'situation'];
 const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
 
 const WEAK_WHY = 'kept only because nothing closer was found';
+
+/** What the changes made after the weighted sum mean (the engine's ScoreBreakdown): shown as the label's tooltip. */
+const WHY: Record<string, string> = {
+  outcome: 'the outcome bonus: a failed or corrected case relevant to the query teaches most',
+  graph: 'what the final score rose by: it supports a relation the query asks for',
+  superseded: 'what the final score rose by: it replaced earlier cases and took their best score',
+  corrected: 'what the final score rose by: its correction overturned an earlier case, which it now ranks just above',
+  situation: "what the final score fell by: its situation contradicts the change or pattern the query states, so it ranks just below the best episode that matches",
+};
 
 /**
  * "weak match" when the query met the relevance floor only weakly (the engine's floor.ts): the item is one of a few
@@ -31,13 +41,13 @@ export function ScoreBars({ scores }: { scores: ScoreBreakdown }) {
     <dl className="scores">
       {entries.map(([k, v]) => (
         <div key={k}>
-          <dt>{k}</dt>
+          <dt title={v === null ? undefined : WHY[k]}>{k}</dt>
           <dd>
             {v === null ? (
               '—'
             ) : (
               <>
-                <span className="bar" style={{ width: `${Math.round(Math.min(1, Math.abs(v)) * 60)}px` }} aria-hidden="true" />
+                <span className={v < 0 ? 'bar fall' : 'bar'} style={{ width: `${Math.round(Math.min(1, Math.abs(v)) * 60)}px` }} aria-hidden="true" />
                 {v.toFixed(3)}
               </>
             )}

@@ -120,6 +120,14 @@ export const scoreBreakdown = z
       .nullable()
       .optional()
       .openapi({ description: "closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it" }),
+    situation: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "episodes: what the final score fell by (negative) when the query states a change or symptom pattern this episode's situation contradicts and it was placed just below the best episode that matches",
+      }),
     graph: z
       .number()
       .nullable()
