@@ -1324,6 +1324,8 @@ export interface components {
             superseded?: number | null;
             /** @description closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it */
             corrected?: number | null;
+            /** @description closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found */
+            findings?: number | null;
             /** @description events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest */
             graph?: number | null;
             final: number;

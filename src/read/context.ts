@@ -235,7 +235,7 @@ async function grow(
   // Last, so that episodes joining through hops and the graph are judged by their situation too.
   semantic = await matchSituations(deps, p, semantic);
   // One case that stands out: the look-alikes behind it count once; a recurring cause carries its count (cases.ts).
-  semantic = await weighCases(deps, p.tenant, semantic);
+  semantic = await weighCases(deps, p.tenant, semantic, p.query);
   // As hybrid search does, a gathering question in a conversation: a session past its first few events gives way.
   if (p.gathers && sem.conversational !== false) {
     const behind = pastSessionCap([...semantic].sort(byFinal), SESSION_CAP);

@@ -60,9 +60,14 @@ export interface ScoreBreakdown {
   /**
    * Closed cases: what `final` rose by when this case's correction overturned an earlier case's cause and it ranks
    * just above that case (corrected.ts); absent or null otherwise. With `superseded`, the lifts added after the
-   * weighted sum: final = (weighted signals + outcome) · kind boost + graph + superseded + corrected.
+   * weighted sum: final = (weighted signals + outcome) · kind boost + graph + superseded + corrected + findings.
    */
   corrected?: number | null | undefined;
+  /**
+   * Closed cases: what `final` moved by (up or down) when the cases were reordered by how near the query is to what
+   * each case's investigation found and took the scores of their new places (findings.ts); absent or null otherwise.
+   */
+  findings?: number | null | undefined;
   /**
    * Events: what `final` rose by when a relation the query asks for precisely (graph.ts) names this memory as its
    * support and it ranks ahead of every other candidate (graph-support.ts); absent or null otherwise.

@@ -120,6 +120,11 @@ export const scoreBreakdown = z
       .nullable()
       .optional()
       .openapi({ description: "closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it" }),
+    findings: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({ description: "closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found" }),
     graph: z
       .number()
       .nullable()
