@@ -3,8 +3,8 @@
  * episodes' root causes read once (and their vectors, stored when the episodes closed), the look-alikes behind a
  * case that stands out count once (standout.ts), and the first case of each recurring cause carries its count,
  * which the rendering shows (recurrence.ts). Learned rules the cases refuted as often as they supported leave first
- * (refuted.ts); then the cases are reordered among themselves by how near the query is to what each one's
- * investigation found (findings.ts).
+ * (refuted.ts), and before the rest the cases are reordered among themselves by how near the query is to what each
+ * one's investigation found (findings.ts).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
 import { correctionsAboveOverturned } from './corrected.js';
