@@ -1326,6 +1326,8 @@ export interface components {
             corrected?: number | null;
             /** @description episodes: what the final score fell by (negative) when the query states a change or symptom pattern this episode's situation contradicts and it was placed just below the best episode that matches */
             situation?: number | null;
+            /** @description closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found */
+            findings?: number | null;
             /** @description events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest */
             graph?: number | null;
             final: number;

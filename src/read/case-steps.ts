@@ -23,7 +23,7 @@ const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
 /** The situation step, then the case step; last among the candidate steps, so that episodes joining through hops and the graph are judged too. */
 export async function judgeCases(deps: ReadDeps, req: CaseRequest, semantic: Candidate[]): Promise<Candidate[]> {
-  return weighCases(deps, req.tenant, await matchSituations(deps, req, semantic));
+  return weighCases(deps, req.tenant, await matchSituations(deps, req, semantic), req.query);
 }
 
 /**

@@ -3,10 +3,12 @@
  * episodes' root causes read once (and their vectors, stored when the episodes closed), the look-alikes behind a
  * case that stands out count once (standout.ts), and the first case of each recurring cause carries its count,
  * which the rendering shows (recurrence.ts). Learned rules the cases refuted as often as they supported leave first
- * (refuted.ts).
+ * (refuted.ts), and before the rest the cases are reordered among themselves by how near the query is to what each
+ * one's investigation found (findings.ts).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
 import { correctionsAboveOverturned } from './corrected.js';
+import { findingCosines, liftByFindings } from './findings.js';
 import { causeGroups, withCounts } from './recurrence.js';
 import { withoutRefutedRules } from './refuted.js';
 import { supersededCases, withoutSuperseded } from './supersede.js';
@@ -18,10 +20,16 @@ export const MAX_CASES = 12;
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
-export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[]): Promise<Candidate[]> {
-  const candidates = withoutRefutedRules(all);
-  const cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
+export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[], query?: string): Promise<Candidate[]> {
+  let candidates = withoutRefutedRules(all);
+  let cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
   if (cases.length < 2) return candidates;
+  // What each case's investigation found, against the report (findings.ts).
+  const qv = query ? await deps.embedQuery(query) : undefined;
+  if (qv) {
+    candidates = liftByFindings(candidates, await findingCosines(deps, tenant, qv, cases));
+    cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
+  }
   const episodes = new Map((await deps.storage.getEpisodes(tenant, cases.map((c) => c.doc.refId))).map((e) => [e.id, e]));
   const causes = new Map([...episodes].map(([id, e]) => [id, e.rootCause]));
   const causeOf = (id: string) => causes.get(id);

@@ -54,6 +54,7 @@ function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdow
     ...(top.superseded != null ? { superseded: top.superseded } : {}),
     ...(top.corrected != null ? { corrected: top.corrected } : {}),
     ...(top.situation != null ? { situation: top.situation } : {}),
+    ...(top.findings != null ? { findings: top.findings } : {}),
     final: top.final,
     // A weak match (floor.ts) is the query's verdict on the semantic find: the merged item shows that find's evidence
     // whichever copy's score it keeps, so it stays marked when either copy was.

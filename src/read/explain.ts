@@ -77,9 +77,9 @@ export class DropLog {
 /** What the retrieval record keeps of each item handed out: enough to say later why it was recalled. */
 export function retrievedItems(items: readonly ContextItem[]): RetrievedItem[] {
   return items.map((i) => {
-    const { weak, graph, superseded, corrected, situation, ...scores } = i.scores;
+    const { weak, graph, superseded, corrected, situation, findings, ...scores } = i.scores;
     // A weak match (floor.ts) is kept as 1, the record's scores being numbers; the lifts only where they applied.
-    const lifts = { ...(graph != null ? { graph } : {}), ...(superseded != null ? { superseded } : {}), ...(corrected != null ? { corrected } : {}), ...(situation != null ? { situation } : {}) };
+    const lifts = { ...(graph != null ? { graph } : {}), ...(superseded != null ? { superseded } : {}), ...(corrected != null ? { corrected } : {}), ...(situation != null ? { situation } : {}), ...(findings != null ? { findings } : {}) };
     return { id: i.id, kind: i.kind, section: i.section, scores: { ...scores, outcome: scores.outcome ?? null, ...lifts, ...(weak ? { weak: 1 } : {}) } };
   });
 }

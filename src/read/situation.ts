@@ -74,7 +74,7 @@ const REPORT_TYPES: ReadonlySet<string> = new Set(['message', 'observation', 'er
 /** The situation is among an episode's first few events. */
 export const HEAD_EVENTS = 3;
 /** Findings that can say a change drove the trouble are read among an episode's first this many events. */
-const STORY_EVENTS = 12;
+export const STORY_EVENTS = 12;
 
 export function situationEvent(eventIds: readonly string[], events: ReadonlyMap<string, MemoryEvent>): MemoryEvent | undefined {
   const head = eventIds.slice(0, HEAD_EVENTS).flatMap((id) => events.get(id) ?? []);

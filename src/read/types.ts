@@ -67,10 +67,15 @@ export interface ScoreBreakdown {
    * situation contradicts, and it was placed just below the best episode whose situation matches the query
    * (situation.ts `behindMatching`); absent or null otherwise. The situation's scaling of relevance
    * (CHANGE_MISMATCH, PATTERN_MISMATCH) is part of `relevance` (and of the outcome bonus, which scales with it),
-   * not of this field. With `graph`, `superseded` and `corrected`, the changes made after the weighted sum:
-   * final = (weighted signals + outcome) · kind boost + graph + superseded + corrected + situation.
+   * not of this field. With `graph`, `superseded`, `corrected` and `findings`, the changes made after the weighted sum:
+   * final = (weighted signals + outcome) · kind boost + graph + superseded + corrected + situation + findings.
    */
   situation?: number | null | undefined;
+  /**
+   * Closed cases: what `final` moved by (up or down) when the cases were reordered by how near the query is to what
+   * each case's investigation found and took the scores of their new places (findings.ts); absent or null otherwise.
+   */
+  findings?: number | null | undefined;
   /**
    * Events: what `final` rose by when a relation the query asks for precisely (graph.ts) names this memory as its
    * support and it ranks ahead of every other candidate (graph-support.ts); absent or null otherwise.

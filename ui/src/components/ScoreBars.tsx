@@ -6,7 +6,7 @@
 import type { ScoreBreakdown } from '../api/types';
 
 /** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's, then the lifts after the weighted sum. */
-const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected', 'situation'];
+const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected', 'situation', 'findings'];
 const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
 
 const WEAK_WHY = 'kept only because nothing closer was found';
@@ -18,6 +18,7 @@ const WHY: Record<string, string> = {
   superseded: 'what the final score rose by: it replaced earlier cases and took their best score',
   corrected: 'what the final score rose by: its correction overturned an earlier case, which it now ranks just above',
   situation: "what the final score fell by: its situation contradicts the change or pattern the query states, so it ranks just below the best episode that matches",
+  findings: 'what the final score moved by when the closed cases were reordered by how near the query is to what each investigation found',
 };
 
 /**

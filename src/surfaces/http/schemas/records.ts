@@ -128,6 +128,11 @@ export const scoreBreakdown = z
         description:
           "episodes: what the final score fell by (negative) when the query states a change or symptom pattern this episode's situation contradicts and it was placed just below the best episode that matches",
       }),
+    findings: z
+      .number()
+      .nullable()
+      .optional()
+      .openapi({ description: "closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found" }),
     graph: z
       .number()
       .nullable()
