@@ -13,10 +13,9 @@
  */
 import type { Episode } from '../core/types.js';
 import { parseCorrection } from '../learn/cues.js';
-import { specificStems } from '../learn/text.js';
+import { intersectionSize, overlapCoefficient, specificStems } from '../learn/text.js';
 import { mistakenOf, overturns } from './corrected.js';
 import { isClosedCase, SAME_CAUSE_OVERLAP } from './standout.js';
-import { intersectionSize, overlapCoefficient } from '../learn/text.js';
 import type { Candidate, ConflictNote } from './types.js';
 
 /** The score a closed case has on its own: its final score without the lift corrected.ts gave it. */
