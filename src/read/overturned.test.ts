@@ -50,18 +50,22 @@ describe('withoutOverturned', () => {
     expect(notes[0]!.note).toContain('2 earlier cases');
   });
 
-  it('a correction first through the lift of corrected.ts is the closest too: the earlier cases it overturned leave', () => {
+  it('a correction first only through the lift of corrected.ts is not the closest: nothing leaves', () => {
     const pool = [item('fix', 0.5, 0.9, 0.2), item('old1', 0.55, 0.8), item('other', 0.4)];
-    expect(ids(withoutOverturned(pool, of))).toEqual(['fix', 'other']);
+    expect(ids(withoutOverturned(pool, of))).toEqual(['fix', 'old1', 'other']);
   });
 
-  it('a later case of the overturned cause stays, and so does a case of the correction\'s own cause', () => {
+  it('a case more relevant than the correction stays, and so does a later case of the overturned cause', () => {
+    const pool = [item('fix', 0.6, 0.9), item('old1', 0.7, 0.8), item('old2', 0.5), item('later', 0.5)];
+    expect(ids(withoutOverturned(pool, of))).toEqual(['fix', 'later', 'old1']);
+  });
+
+  it('a case of the correction\'s own cause stays, though it names the mistaken words too', () => {
     const own = episode('own', 4, 'Our sending IP was blocklisted after a compromised account sent spam; the public key in DNS was fine.');
     const ofAll = (id: string) => (id === 'own' ? own : of(id));
-    // The own-cause case names the mistaken words too: only its likeness to the correction's cause keeps it.
     expect(namesMistaken(episodes.get('fix')!, own.rootCause)).toBe(true);
-    const pool = [item('fix', 0.6, 0.9), item('old1', 0.7, 0.8), item('later', 0.5), item('own', 0.5)];
-    expect(ids(withoutOverturned(pool, ofAll))).toEqual(['fix', 'later', 'own']);
+    const pool = [item('fix', 0.6, 0.9), item('old2', 0.5), item('own', 0.5)];
+    expect(ids(withoutOverturned(pool, ofAll))).toEqual(['fix', 'own']);
   });
 
   it('the closest case holds no correction: nothing changes', () => {

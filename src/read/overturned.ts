@@ -1,15 +1,15 @@
 /**
- * Overturned for this query: when the closest closed case is a correction ("it was A, not M") — first among the
- * closed cases, on its own or through corrected.ts (about as close to the query as the earlier case it
- * overturned) — the earlier cases whose root cause is the mistaken M are the belief that case overturned in a
- * situation like this one. Shown
+ * Overturned for this query: when the closest closed case is a correction ("it was A, not M") and it is the
+ * closest on its own merits (first among the closed cases before any lift of corrected.ts), the earlier cases
+ * whose root cause is the mistaken M are the belief that case overturned in a situation like this one. Shown
  * beside it, several of them repeating M read as N cases against one, and a reader that weighs how many cases
  * agree takes the overturned cause again. They leave the candidates for this query, and the correction carries a
  * note naming how many it overturned (rendered under "## Conflicts"). Nothing is forgotten: the cases stay in
  * memory and come back whenever the correction is not the closest case (an incident like theirs, not like it).
  *
- * Only earlier cases leave (a later case of M happened after the correction and stands), and only those whose
- * cause is not the correction's own cause. Words only of the episodes' own corrections, assumptions and causes; no domain's words are read.
+ * Only earlier cases leave (a later case of M happened after the correction and stands), only those whose
+ * cause is not the correction's own cause, and only when the correction is at least as relevant as each of
+ * them. Words only of the episodes' own corrections, assumptions and causes; no domain's words are read.
  */
 import type { Episode } from '../core/types.js';
 import { parseCorrection } from '../learn/cues.js';
@@ -17,6 +17,9 @@ import { intersectionSize, overlapCoefficient, specificStems } from '../learn/te
 import { mistakenOf, overturns } from './corrected.js';
 import { isClosedCase, SAME_CAUSE_OVERLAP } from './standout.js';
 import type { Candidate, ConflictNote } from './types.js';
+
+/** The score a closed case has on its own: its final score without the lift corrected.ts gave it. */
+const ownScore = (c: Candidate) => c.scores.final - (c.scores.corrected ?? 0);
 
 /** Whether the correction's mistaken belief names this cause: all it held at once, or one of its statements. */
 export function namesMistaken(ep: Pick<Episode, 'corrections' | 'assumptions'>, rootCause: string | undefined): boolean {
@@ -39,17 +42,18 @@ function sameCause(a: string | undefined, b: string | undefined): boolean {
  * and its correction (for the note). Unchanged when the closest closed case holds no correction.
  */
 export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {
-  const cases = candidates.filter(isClosedCase).sort((a, b) => b.scores.final - a.scores.final);
+  const cases = candidates.filter(isClosedCase).sort((a, b) => ownScore(b) - ownScore(a));
   const lead = cases[0];
   const ep = lead ? episodeOf(lead.doc.refId) : undefined;
   if (!lead || !ep || ep.corrections.length === 0 || !ep.rootCause) return [...candidates];
+  const rel = lead.scores.relevance ?? 0;
   const gone = new Set(
     cases
       .slice(1)
       .filter((c) => {
         const other = episodeOf(c.doc.refId);
         if (!other || other.startSeq >= ep.startSeq || sameCause(other.rootCause, ep.rootCause)) return false;
-        return namesMistaken(ep, other.rootCause);
+        return (c.scores.relevance ?? 0) <= rel && namesMistaken(ep, other.rootCause);
       })
       .map((c) => c.doc.refId),
   );
