@@ -3,13 +3,15 @@
  * (situation.ts) — episodes whose situation contradicts what the query states fall behind, or are left out when
  * the best episode matches it — then the case step (cases.ts: superseded cases leave, look-alikes behind a case
  * that stands out count once, a recurring cause carries its count, a correction ranks above the case it
- * overturned), and after selection the notes naming what superseded cases were left out (supersede.ts).
+ * overturned, the cases a closer correction overturned leave), and after selection the notes naming what superseded
+ * and overturned cases were left out (supersede.ts, overturned.ts).
  */
 import { weighCases } from './cases.js';
 import { applySituation, dropContradicted, queryCues, situationCues } from './situation.js';
 import { isClosedCase } from './standout.js';
 import type { Candidate, ReadDeps } from './types.js';
 
+export { overturnedNotes } from './overturned.js';
 export { supersededNotes } from './supersede.js';
 
 /** Whose memory, the query, and how `final` is recomputed at a scaled relevance (search.ts `rescorer`). */

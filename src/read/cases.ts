@@ -4,11 +4,13 @@
  * case that stands out count once (standout.ts), and the first case of each recurring cause carries its count,
  * which the rendering shows (recurrence.ts). Learned rules the cases refuted as often as they supported leave first
  * (refuted.ts), and before the rest the cases are reordered among themselves by how near the query is to what each
- * one's investigation found (findings.ts).
+ * one's investigation found (findings.ts). When the closest case is a correction, the earlier cases of the cause it
+ * overturned leave (overturned.ts).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
 import { correctionsAboveOverturned } from './corrected.js';
 import { findingCosines, liftByFindings } from './findings.js';
+import { withoutOverturned } from './overturned.js';
 import { causeGroups, withCounts } from './recurrence.js';
 import { withoutRefutedRules } from './refuted.js';
 import { supersededCases, withoutSuperseded } from './supersede.js';
@@ -42,7 +44,9 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   const groups = superseded.by.size === 0 ? all0 : causeGroups(cases.filter((c) => !superseded.by.has(c.doc.refId)), causeOf, (t) => vectors.get(t));
   const s = standout(live);
   const weighed = withCounts(s ? collapseBehindStandout(live, causeOf, s) : live, groups);
-  return correctionsAboveOverturned(weighed, (id) => episodes.get(id));
+  const ranked = correctionsAboveOverturned(weighed, (id) => episodes.get(id));
+  // The earlier cases the closest correction overturned leave for this query (overturned.ts).
+  return withoutOverturned(ranked, (id) => episodes.get(id));
 }
 
 /**

@@ -36,7 +36,7 @@ import { itemBody, renderItems } from './render.js';
 import { rerankCandidates } from './rerank.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
-import { judgeCases, supersededNotes } from './case-steps.js';
+import { judgeCases, overturnedNotes, supersededNotes } from './case-steps.js';
 import { gathersAcrossSessions, pastSessionCap, SESSION_CAP } from './session-spread.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
@@ -347,7 +347,7 @@ export async function buildContext(deps: ReadDeps, req: ContextRequest): Promise
   const entities = entitiesSection(gathered.graph.filter((h) => h.strong), { budget: p.config.merge_policy.token_budget, tokens: deps.tokens, provenanceInline: p.config.guardrails.provenance_inline, scrub });
   const rest = entities.text ? { ...p, config: { ...p.config, merge_policy: { ...p.config.merge_policy, token_budget: p.config.merge_policy.token_budget - entities.tokens } } } : p;
   const resolved = resolveConflicts(chosen, detected, p.config.conflict_resolution, verdicts);
-  const fitted = fit(deps, rest, { ...resolved, notes: [...resolved.notes, ...supersededNotes(resolved.items)] }, { counterId, chains });
+  const fitted = fit(deps, rest, { ...resolved, notes: [...resolved.notes, ...supersededNotes(resolved.items), ...overturnedNotes(resolved.items)] }, { counterId, chains });
   const budget = entities.text ? { ...fitted, text: fitted.text ? `${entities.text}\n\n${fitted.text}` : entities.text } : fitted;
   if (entities.text) budget.used = deps.tokens.count(budget.text);
   const items = renderItems(budget.sections, p.config.guardrails.pii_scrub_at_ingest ? deps.scrubText : undefined);

@@ -1,0 +1,81 @@
+/**
+ * Overturned for this query: when the closest closed case is a correction ("it was A, not M") and it is the
+ * closest on its own merits (first among the closed cases before any lift of corrected.ts), the earlier cases
+ * whose root cause is the mistaken M are the belief that case overturned in a situation like this one. Shown
+ * beside it, several of them repeating M read as N cases against one, and a reader that weighs how many cases
+ * agree takes the overturned cause again. They leave the candidates for this query, and the correction carries a
+ * note naming how many it overturned (rendered under "## Conflicts"). Nothing is forgotten: the cases stay in
+ * memory and come back whenever the correction is not the closest case (an incident like theirs, not like it).
+ *
+ * Only earlier cases leave (a later case of M happened after the correction and stands), only those whose
+ * cause is not the correction's own cause, and only when the correction is at least as relevant as each of
+ * them. Words only of the episodes' own corrections, assumptions and causes; no domain's words are read.
+ */
+import type { Episode } from '../core/types.js';
+import { parseCorrection } from '../learn/cues.js';
+import { intersectionSize, overlapCoefficient, specificStems } from '../learn/text.js';
+import { mistakenOf, overturns } from './corrected.js';
+import { isClosedCase, SAME_CAUSE_OVERLAP } from './standout.js';
+import type { Candidate, ConflictNote } from './types.js';
+
+/** The score a closed case has on its own: its final score without the lift corrected.ts gave it. */
+const ownScore = (c: Candidate) => c.scores.final - (c.scores.corrected ?? 0);
+
+/** Whether the correction's mistaken belief names this cause: all it held at once, or one of its statements. */
+export function namesMistaken(ep: Pick<Episode, 'corrections' | 'assumptions'>, rootCause: string | undefined): boolean {
+  if (!rootCause) return false;
+  if (overturns(mistakenOf(ep.corrections, ep.assumptions), rootCause)) return true;
+  const held = [...ep.corrections.map((c) => parseCorrection(c).mistaken ?? ''), ...ep.assumptions].filter(Boolean);
+  return held.some((m) => overturns(specificStems(m), rootCause));
+}
+
+function sameCause(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const x = specificStems(a);
+  const y = specificStems(b);
+  const shared = intersectionSize(x, y);
+  return shared >= 2 && overlapCoefficient(x, y) >= SAME_CAUSE_OVERLAP;
+}
+
+/**
+ * The candidates without the earlier cases the closest correction overturned; the correction carries their ids
+ * and its correction (for the note). Unchanged when the closest closed case holds no correction.
+ */
+export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {
+  const cases = candidates.filter(isClosedCase).sort((a, b) => ownScore(b) - ownScore(a));
+  const lead = cases[0];
+  const ep = lead ? episodeOf(lead.doc.refId) : undefined;
+  if (!lead || !ep || ep.corrections.length === 0 || !ep.rootCause) return [...candidates];
+  const rel = lead.scores.relevance ?? 0;
+  const gone = new Set(
+    cases
+      .slice(1)
+      .filter((c) => {
+        const other = episodeOf(c.doc.refId);
+        if (!other || other.startSeq >= ep.startSeq || sameCause(other.rootCause, ep.rootCause)) return false;
+        return (c.scores.relevance ?? 0) <= rel && namesMistaken(ep, other.rootCause);
+      })
+      .map((c) => c.doc.refId),
+  );
+  if (gone.size === 0) return [...candidates];
+  const overturned = { ids: [...gone], correction: ep.corrections[0]! };
+  return candidates.filter((c) => !gone.has(c.doc.refId)).map((c) => (c === lead ? { ...c, overturned } : c));
+}
+
+/** One note per shown correction that overturned earlier cases for this query. */
+export function overturnedNotes(shown: readonly Candidate[]): ConflictNote[] {
+  return shown.flatMap((c) => {
+    const o = c.overturned;
+    if (!o) return [];
+    const n = o.ids.length;
+    return [
+      {
+        reason: 'superseded_case' as const,
+        action: 'preferred' as const,
+        itemIds: [c.doc.refId, ...o.ids],
+        droppedIds: [...o.ids],
+        note: `${n} earlier case${n > 1 ? 's' : ''} of the cause this closer case corrected left out as overturned: "${o.correction}"`,
+      },
+    ];
+  });
+}
