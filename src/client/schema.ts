@@ -1451,8 +1451,11 @@ export interface components {
                 kind: "event" | "fact" | "episode" | "example" | "procedure";
                 /** @description the start of its text (at most 200 characters) */
                 text: string;
-                /** @enum {string} */
-                reason: "budget" | "dedupe" | "conflict" | "mmr" | "floor" | "validity";
+                /**
+                 * @description the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from replaced cases), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget
+                 * @enum {string}
+                 */
+                reason: "budget" | "dedupe" | "conflict" | "mmr" | "floor" | "validity" | "situation" | "refuted" | "superseded" | "standout";
                 scores: components["schemas"]["ScoreBreakdown"];
             }[];
             /** @description relations around the entities the query names, as the "Entities" section shows them */

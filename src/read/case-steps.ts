@@ -7,6 +7,7 @@
  * and overturned cases were left out (supersede.ts, overturned.ts).
  */
 import { weighCases } from './cases.js';
+import { DropLog, type CaseDrops } from './explain.js';
 import { applySituation, dropContradicted, queryCues, situationCues } from './situation.js';
 import { isClosedCase } from './standout.js';
 import type { Candidate, ReadDeps } from './types.js';
@@ -19,13 +20,15 @@ export interface CaseRequest {
   tenant: string;
   query: string;
   rescore: (c: Candidate, relevance: number) => number;
+  /** With `explain`, where each step records the candidates it left out (explain.ts). */
+  drops?: CaseDrops | undefined;
 }
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
 /** The situation step, then the case step; last among the candidate steps, so that episodes joining through hops and the graph are judged too. */
 export async function judgeCases(deps: ReadDeps, req: CaseRequest, semantic: Candidate[]): Promise<Candidate[]> {
-  return weighCases(deps, req.tenant, await matchSituations(deps, req, semantic), req.query);
+  return weighCases(deps, req.tenant, await matchSituations(deps, req, semantic), req.query, req.drops);
 }
 
 /**
@@ -41,5 +44,8 @@ async function matchSituations(deps: ReadDeps, req: CaseRequest, semantic: Candi
   const ids = semantic.filter((c) => (query.change || query.pattern ? c.doc.kind === 'episode' : isClosedCase(c))).map((c) => c.doc.refId);
   if (ids.length === 0) return semantic;
   const cues = await situationCues(deps, req.tenant, ids);
-  return dropContradicted(applySituation(semantic, cues, query, req.rescore).sort(byFinal), cues, query);
+  const scaled = applySituation(semantic, cues, query, req.rescore).sort(byFinal);
+  const kept = dropContradicted(scaled, cues, query);
+  req.drops?.step('situation', scaled, DropLog.ids(kept));
+  return kept;
 }

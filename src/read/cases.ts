@@ -9,6 +9,7 @@
  */
 import { causeVectorKey } from '../core/docs-learn.js';
 import { correctionsAboveOverturned } from './corrected.js';
+import { DropLog, type CaseDrops } from './explain.js';
 import { findingCosines, liftByFindings } from './findings.js';
 import { withoutOverturned } from './overturned.js';
 import { causeGroups, withCounts } from './recurrence.js';
@@ -22,8 +23,10 @@ export const MAX_CASES = 12;
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
 
-export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[], query?: string): Promise<Candidate[]> {
+/** `drops` (with `explain`) records what each step left out, by its reason (explain.ts). */
+export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[], query?: string, drops?: CaseDrops): Promise<Candidate[]> {
   let candidates = withoutRefutedRules(all);
+  drops?.step('refuted', all, DropLog.ids(candidates));
   let cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
   if (cases.length < 2) return candidates;
   // What each case's investigation found, against the report (findings.ts).
@@ -41,12 +44,16 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   // Earlier cases whose answer a later case of their cause replaced leave first (supersede.ts).
   const superseded = supersededCases([...episodes.values()], (a, b) => all0.get(a)?.includes(b) ?? false);
   const live = withoutSuperseded(candidates, superseded);
+  drops?.step('superseded', candidates, DropLog.ids(live));
   const groups = superseded.by.size === 0 ? all0 : causeGroups(cases.filter((c) => !superseded.by.has(c.doc.refId)), causeOf, (t) => vectors.get(t));
   const s = standout(live);
-  const weighed = withCounts(s ? collapseBehindStandout(live, causeOf, s) : live, groups);
-  const ranked = correctionsAboveOverturned(weighed, (id) => episodes.get(id));
+  const collapsed = s ? collapseBehindStandout(live, causeOf, s) : live;
+  drops?.step('standout', live, DropLog.ids(collapsed));
+  const ranked = correctionsAboveOverturned(withCounts(collapsed, groups), (id) => episodes.get(id));
   // The earlier cases the closest correction overturned leave for this query (overturned.ts).
-  return withoutOverturned(ranked, (id) => episodes.get(id));
+  const kept = withoutOverturned(ranked, (id) => episodes.get(id));
+  drops?.step('superseded', ranked, DropLog.ids(kept));
+  return kept;
 }
 
 /**

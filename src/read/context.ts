@@ -231,7 +231,7 @@ async function grow(
   if (lifting.length > 0) semantic = await graphSupport(deps, p, filter, sem, semantic, lifting, cutoff);
   // Last, so that episodes joining through hops and the graph are judged too: their situation against the query's,
   // then the cases (superseded ones out, one that stands out, recurring causes counted, corrections first): case-steps.ts.
-  semantic = await judgeCases(deps, { tenant: p.tenant, query: p.query, rescore: rescorer(config.scoring, p.route, now) }, semantic);
+  semantic = await judgeCases(deps, { tenant: p.tenant, query: p.query, rescore: rescorer(config.scoring, p.route, now), drops: p.drops }, semantic);
   // As hybrid search does, a gathering question in a conversation: a session past its first few events gives way.
   if (p.gathers && sem.conversational !== false) {
     const behind = pastSessionCap([...semantic].sort(byFinal), SESSION_CAP);

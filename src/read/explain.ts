@@ -3,20 +3,31 @@
  * buildContext that narrows the candidates reports what went in and what came out; a record that went in and
  * did not come out is dropped with that step's reason (the first step to drop a record names it):
  *
- *   validity — a fact no version of which is valid at the read's time (its validity ended: e.g. a learned rule
- *              retired, learn/engine/retire.ts)
- *   dedupe   — a copy of another candidate (same content hash / source), merged into it
- *   mmr      — not among the top_k diverse semantic picks (too similar to a pick, or ranked below)
- *   floor    — below the relevance floor
- *   conflict — the stale side of a conflict the resolution settled (see the conflict notes)
- *   budget   — did not fit the token budget
+ *   validity   — a fact no version of which is valid at the read's time (its validity ended: e.g. a learned rule
+ *                retired, learn/engine/retire.ts)
+ *   floor      — below the relevance floor
+ *   situation  — an episode whose situation contradicts what the query states, when the best episode matches it
+ *                (situation.ts)
+ *   refuted    — a learned rule the closed cases contradicted at least as often as they supported it (refuted.ts)
+ *   superseded — a closed case a later case of its cause replaced (supersede.ts) or the closest correction
+ *                overturned (overturned.ts), or a learned rule drawn only from cases a later one replaced
+ *   standout   — a look-alike case of another cause behind one closed case that clearly stands out: the
+ *                strongest look-alike stays as the alternative, the rest leave (standout.ts)
+ *   dedupe     — a copy of another candidate (same content hash / source), merged into it
+ *   mmr        — not among the top_k diverse semantic picks (too similar to a pick, or ranked below)
+ *   conflict   — the stale side of a conflict the resolution settled (see the conflict notes)
+ *   budget     — did not fit the token budget
  *
  * Off by default: the list is cheap to build, but it carries a text excerpt per dropped candidate.
  */
 import type { RetrievedItem } from '../ports/storage.js';
 import type { Candidate, ContextItem, ScoreBreakdown } from './types.js';
 
-export type DropReason = 'budget' | 'dedupe' | 'conflict' | 'mmr' | 'floor' | 'validity';
+/** The steps over closed cases (case-steps.ts) drop by `situation`, `refuted`, `superseded` and `standout`. */
+export type DropReason = 'budget' | 'dedupe' | 'conflict' | 'mmr' | 'floor' | 'validity' | CaseDropReason;
+export type CaseDropReason = 'situation' | 'refuted' | 'superseded' | 'standout';
+/** What a step over closed cases reports: the candidates that went in, and the ids of those that came out. */
+export type CaseDrops = Pick<DropLog, 'step'>;
 
 export interface DroppedItem {
   id: string;

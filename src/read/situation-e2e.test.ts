@@ -53,11 +53,14 @@ describe('situation: episodes that contradict the query are left out when the be
   });
 
   it('a report after a change gets the change-driven episode, not the look-alikes that followed none', async () => {
-    const r = await tm.memory.getContext('Order API returns 500 errors since the 2.5 release was rolled out.', config('round-5'));
+    const r = await tm.memory.getContext('Order API returns 500 errors since the 2.5 release was rolled out.', { ...config('round-5'), explain: true });
     const episodes = r.items.filter((i) => i.kind === 'episode').map((i) => i.id);
     expect(episodes[0]).toBe(ids.get(4));
     // Rounds 1-3 followed no change: dropped, and not brought back by the links that tie them to round 4.
     for (const n of [1, 2, 3]) expect(episodes).not.toContain(ids.get(n));
+    // With explain, the inspector names the step that left them out.
+    const dropped = new Map(r.droppedItems?.map((d) => [d.id, d.reason]));
+    for (const n of [1, 2, 3]) expect(dropped.get(ids.get(n)!)).toBe('situation');
   });
 
   it('a report that states no change sees them all', async () => {

@@ -199,6 +199,11 @@ const REASONS: Record<string, string> = {
   dedupe: 'a copy of another candidate',
   mmr: 'not among the top_k diverse picks',
   floor: 'below the relevance floor',
+  validity: 'no version of it is valid at the read time',
+  situation: 'its situation contradicts what the query states',
+  refuted: 'a learned rule the cases refuted',
+  superseded: 'a later case replaced it, a closer correction overturned it, or a rule drawn only from replaced cases',
+  standout: 'a look-alike behind a case that stands out',
   conflict: 'the stale side of a conflict',
   budget: 'did not fit the token budget',
 };

@@ -137,7 +137,7 @@ describe('GET /v1/retrievals and GET /v1/audit', () => {
     const res = r.body as { items: { id: string }[]; dropped_items: { id: string; kind: string; text: string; reason: string; scores: { final: number } }[] };
     expect(res.items.length).toBeLessThanOrEqual(3);
     expect(res.dropped_items.length).toBeGreaterThan(0);
-    expect(res.dropped_items.every((d) => ['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity'].includes(d.reason))).toBe(true);
+    expect(res.dropped_items.every((d) => ['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity', 'situation', 'refuted', 'superseded', 'standout'].includes(d.reason))).toBe(true);
     expect(res.dropped_items.some((d) => d.reason === 'mmr')).toBe(true);
     const shown = new Set(res.items.map((i) => i.id));
     expect(res.dropped_items.some((d) => shown.has(d.id))).toBe(false);

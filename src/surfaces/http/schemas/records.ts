@@ -220,7 +220,10 @@ export const ContextResultSchema = z
           id: z.string(),
           kind: z.enum(DOC_KINDS),
           text: z.string().openapi({ description: 'the start of its text (at most 200 characters)' }),
-          reason: z.enum(['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity']),
+          reason: z.enum(['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity', 'situation', 'refuted', 'superseded', 'standout']).openapi({
+            description:
+              'the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from replaced cases), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget',
+          }),
           scores: scoreBreakdown,
         }),
       )
