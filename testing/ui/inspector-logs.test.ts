@@ -19,12 +19,12 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
   let page: Page;
   let keyA: string;
   let keyB: string;
+  let call: Awaited<ReturnType<typeof startInspectorServer>>['call'];
   const ids: { failed?: string; helped?: string; redacted?: string } = {};
 
   beforeAll(async () => {
     const server = await startInspectorServer(missing);
-    ({ t, keyA, keyB } = server);
-    const { call } = server;
+    ({ t, keyA, keyB, call } = server);
     const scope = { user_id: 'alice', session_id: 's-ship', task_id: 'ship-invoices' };
     const logged = await call('POST', '/v1/events/batch', {
       events: [
@@ -156,7 +156,7 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     await expect.poll(() => rows.count()).toBeGreaterThan(0);
     await rows.first().locator('.badge[class*="reason-"]').waitFor();
     const reasons = await rows.locator('.badge[class*="reason-"]').allTextContents();
-    expect(reasons.every((r) => ['budget', 'dedupe', 'conflict', 'mmr', 'floor'].includes(r))).toBe(true);
+    expect(reasons.every((r) => ['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity'].includes(r))).toBe(true);
     expect(reasons).toContain('mmr');
     const shown = await page.getByTestId('pg-item').locator('code').allTextContents();
     const droppedIds = await rows.locator('.rid').allTextContents();
@@ -175,6 +175,33 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     await form.getByRole('button', { name: 'Run getContext' }).click();
     await page.getByTestId('pg-prompt').waitFor();
     await expect.poll(() => page.getByRole('list', { name: 'Dropped items' }).count()).toBe(0);
+  });
+
+  it('playground: a case a later case replaced is dropped as superseded, its chip explained', async () => {
+    // Two incidents of one cause, closed through the API; the later one states that the answer changed.
+    const incidents = [
+      { task_id: 'relay-1', report: 'Invoice emails bounced overnight.', cause: 'The invoice mail relay in Dublin refused the connections.' },
+      { task_id: 'relay-2', report: 'Invoice emails bounced again overnight.', cause: 'The invoice mail relay moved to Frankfurt, so the Dublin address refused the connections.' },
+    ];
+    for (const i of incidents) {
+      const scope = { user_id: 'carol', session_id: `s-${i.task_id}`, task_id: i.task_id };
+      const retrieval = (await call('POST', '/v1/context', { query: i.report, scope: { user_id: 'carol' }, task_id: i.task_id })).retrieval_id as string;
+      await call('POST', '/v1/events/batch', { events: [{ ...scope, type: 'message', actor: 'user', content: i.report }] });
+      await call('POST', '/v1/outcomes', { retrieval_id: retrieval, outcome: 'FAILURE', root_cause: i.cause });
+    }
+    await openView(page, 'Retrieval playground');
+    const form = page.getByRole('form', { name: 'Context request' });
+    await form.getByLabel('Query').fill('invoice emails bounce: the mail relay refused the connections');
+    await form.getByLabel('User').fill('carol');
+    await form.getByLabel('episodic window n').fill('0');
+    if (!(await form.getByLabel('show dropped items').isChecked())) await form.getByLabel('show dropped items').check();
+    await form.getByRole('button', { name: 'Run getContext' }).click();
+    const chip = page.getByTestId('pg-dropped').locator('.badge.reason-superseded');
+    await chip.waitFor();
+    expect(await chip.getAttribute('title')).toMatch(/later case replaced it/);
+    await expectAccessible();
+    await page.getByRole('heading', { name: /^Dropped/ }).scrollIntoViewIfNeeded();
+    await screenshot(page, '17-playground-dropped-superseded');
   });
 
   it("tenant B sees none of tenant A's retrievals or audit records", async () => {
