@@ -18,8 +18,8 @@
  *     seeds have and the cluster's reports lack become the condition, if they tell the seeds' kind apart: in
  *     more reports of the episodes akin to the seeds' causes than of all the others, cluster included (a word
  *     other causes' reports have as often — "run", "since" — would fire the rule on them); every other-cause
- *     episode whose report has them supports "When a report mentions <terms>, suspect <their shared cause>, not <cluster cause>";
- *     cluster members whose reports have them anyway contradict it. Without a shared cause to suspect, it
+ *     episode whose report has them supports "When a report mentions <terms>, suspect <their shared cause>,
+ *     not <cluster cause>"; cluster members whose reports have them anyway contradict it. Without a shared cause to suspect, it
  *     suspects the separating word itself, and only when some supporter's root cause names that word and no
  *     report of the cluster has it.
  *
