@@ -77,17 +77,30 @@ export function clusterByCause(items: readonly Prepared[], opts: ExtractOptions)
  * Words of the look-alikes' reports that separate them from the cluster: in at least half of the seeds and at
  * most a quarter of the cluster, ranked by how much more often other-cause reports have them than the
  * cluster's reports do. Words at least two other-cause episodes share are kept when any exist — they
- * generalise; a word only one report has (a service name) does not.
+ * generalise; a word only one report has (a service name) does not. With `group` (the episodes akin to the
+ * seeds' causes) and `rest` (every other episode), a word must also be in more of the group's reports than of the
+ * rest's: a word the tenant's other reports have as often ("run", "since") would make the rule fire on them.
  */
-export function separatingTerms(seeds: readonly Prepared[], others: readonly Prepared[], cluster: readonly Prepared[]): string[] {
+export function separatingTerms(
+  seeds: readonly Prepared[],
+  others: readonly Prepared[],
+  cluster: readonly Prepared[],
+  discriminate?: { group: readonly Prepared[]; rest: readonly Prepared[] },
+): string[] {
   const inSeeds = shareOf(seeds, (p) => p.situation);
   const inCluster = shareOf(cluster, (p) => p.situation);
   const ranked = [...inSeeds]
     .filter(([t, share]) => share >= 0.5 && (inCluster.get(t) ?? 0) <= 0.25)
+    .filter(([t]) => !discriminate || countOf(discriminate.group, t) > countOf(discriminate.rest, t))
     .map(([t]) => ({ t, n: others.filter((p) => p.situation.has(t)).length, inCluster: inCluster.get(t) ?? 0 }))
     .sort((a, b) => b.n / others.length - b.inCluster - (a.n / others.length - a.inCluster) || b.n - a.n || a.t.localeCompare(b.t));
   const shared = ranked.filter((x) => x.n >= 2);
   return (shared.length > 0 ? shared : ranked).map((x) => x.t);
+}
+
+/** How many of the episodes' reports (situations) have the word. */
+function countOf(items: readonly Prepared[], t: string): number {
+  return items.filter((p) => p.situation.has(t)).length;
 }
 
 /** Terms present in at least `share` of the sets (and in at least two of them when there are two or more). */

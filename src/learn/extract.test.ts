@@ -153,6 +153,25 @@ describe('clustering signals', () => {
     expect(counter.text).toMatch(/^When a report mentions (schema and migration|migration and schema), suspect the migration\b.*, not broker connection limit/);
   });
 
+  it('a counter-pattern\'s words must tell the look-alikes\' cause from every other report, not only from the cluster\'s', () => {
+    const eps = [
+      ep('p1', 'The nightly training job dies with a nan loss.', 'Half-precision overflow without loss scaling.'),
+      ep('p2', 'The speech model training job reports a nan loss.', 'Half-precision overflow without loss scaling again.'),
+      ep('r1', 'The ranker run shows one loss spike, then recovers.', 'A corrupt data shard produced a one-off loss spike.'),
+      ep('s1', 'The ranker run diverges since the config refresh.', 'The config refresh removed the learning-rate warmup.', {
+        outcome: 'FAILURE',
+        assumptions: ['half-precision overflow without loss scaling'],
+        corrections: ['Not half-precision overflow: the refresh removed the learning-rate warmup.'],
+      }),
+      ep('s2', 'Since the sweep template changed, every trial blows up early.', 'The sweep template dropped the learning-rate warmup.'),
+    ];
+    const counter = extractHeuristics(eps).accepted.find((c) => c.kind === 'counter_pattern')!;
+    // "run" and "ranker" are in the corrected report and in the unrelated spike's report as often: not a condition.
+    expect(counter.conditionTerms).toEqual(['sinc']);
+    expect(counter.supportingEpisodeIds).toEqual(['s1', 's2']);
+    expect(counter.text).toMatch(/^When a report mentions since, suspect the learning rate warmup, not half precision overflow/);
+  });
+
   it('ignores episodes without a root cause', () => {
     const eps = [ep('a', 'Disk alarms on the build agents.', undefined), ep('b', 'Disk alarms on the build agents again.', undefined)];
     expect(extractHeuristics(eps)).toEqual({ accepted: [], rejected: [] });

@@ -15,9 +15,11 @@
  *     report matches the condition (≥ `contradictMatch`).
  *  3. counter_pattern — seeded by the cluster's look-alikes: episodes with another cause whose report matched
  *     its condition or whose mistaken belief was its cause (assumption / corrected "not …"). Report words the
- *     seeds have and the cluster's reports lack become the condition; every other-cause episode whose report
- *     has them supports "When a report mentions <terms>, suspect <their shared cause>, not <cluster cause>";
- *     cluster members whose reports have them anyway contradict it. Without a shared cause to suspect, it
+ *     seeds have and the cluster's reports lack become the condition, if they tell the seeds' kind apart: in
+ *     more reports of the episodes akin to the seeds' causes than of all the others, cluster included (a word
+ *     other causes' reports have as often — "run", "since" — would fire the rule on them); every other-cause
+ *     episode whose report has them supports "When a report mentions <terms>, suspect <their shared cause>,
+ *     not <cluster cause>"; cluster members whose reports have them anyway contradict it. Without a shared cause to suspect, it
  *     suspects the separating word itself, and only when some supporter's root cause names that word and no
  *     report of the cluster has it.
  *
@@ -42,7 +44,7 @@ import {
 } from './extract-clusters.js';
 import { parseLearnOptions, type ExtractOptions } from './options.js';
 import { articled, listPhrase, phraseFor, surfacesOf } from './phrase.js';
-import { overlapCoefficient, tidy } from './text.js';
+import { intersectionSize, overlapCoefficient, tidy } from './text.js';
 import { assessUsefulness, type UsefulnessVerdict } from './usefulness.js';
 
 export interface ExtractionEpisode {
@@ -196,7 +198,11 @@ function counterPatternOf(cluster: Prepared[], pattern: Pattern, all: readonly P
       (p.mistaken.size > 0 && overlapCoefficient(p.mistaken, pattern.causeTerms) >= opts.causeOverlap),
   );
   if (seeds.length === 0) return undefined;
-  const distinct = separatingTerms(seeds, others, cluster).slice(0, opts.maxConditionTerms);
+  // The episodes akin to the seeds' causes (the same cause, or as many shared cause words as a cause match needs),
+  // against every other episode: the words must tell them apart.
+  const group = others.filter((p) => seeds.some((q) => q === p || sameCause(p, q, opts) || intersectionSize(p.cause, q.cause) >= opts.minSharedCauseTerms));
+  const rest = all.filter((p) => !group.includes(p));
+  const distinct = separatingTerms(seeds, others, cluster, { group, rest }).slice(0, opts.maxConditionTerms);
   if (distinct.length === 0) return undefined;
   const distinctSet = new Set(distinct);
   // Every other-cause episode whose report has the separating words supports "not the cluster's cause here".

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '../core/types.js';
-import { candidate, makeDoc } from './fixtures.test-support.js';
+import { candidate, makeDoc, makeFact } from './fixtures.test-support.js';
 import { namesMistaken, overturnedNotes, withoutOverturned } from './overturned.js';
 import type { Candidate } from './types.js';
 
@@ -73,5 +73,40 @@ describe('withoutOverturned', () => {
     const out = withoutOverturned(pool, of);
     expect(ids(out)).toEqual(['fix', 'old1', 'old2']);
     expect(overturnedNotes(out)).toEqual([]);
+  });
+
+  function rule(id: string, sources: string[] | undefined, kind: 'heuristic' | 'insight' | 'fact' = 'heuristic'): Candidate {
+    const fact = makeFact({ id, kind, text: `rule ${id}`, provenance: { origin: 'extraction', ...(sources ? { episodeIds: sources } : {}) } });
+    return candidate(makeDoc({ kind: 'fact', refId: id, text: fact.text, type: kind }), { scores: { relevance: 0.5 }, final: 0.5, fact });
+  }
+
+  it('a learned rule drawn only from the overturned cases leaves with them, named in the note; others stay', () => {
+    const stale = rule('r_stale', ['old1', 'old2']);
+    const insight = rule('r_insight', ['old2'], 'insight');
+    const mixed = rule('r_mixed', ['old1', 'other']);
+    const withFix = rule('r_fix', ['old1', 'fix']);
+    const unknown = rule('r_unknown', undefined);
+    const stated = rule('r_fact', ['old1'], 'fact');
+    const pool = [item('fix', 0.6), item('old1', 0.5), item('old2', 0.55), item('other', 0.4), stale, insight, mixed, withFix, unknown, stated];
+    const out = withoutOverturned(pool, of);
+    expect(ids(out)).toEqual(['fix', 'other', 'r_fact', 'r_fix', 'r_mixed', 'r_unknown']);
+    const fix = out.find((c) => c.doc.refId === 'fix')!;
+    expect(fix.overturned?.rules?.sort()).toEqual(['r_insight', 'r_stale']);
+    const [note] = overturnedNotes(out);
+    expect(note!.droppedIds.sort()).toEqual(['old1', 'old2', 'r_insight', 'r_stale']);
+    expect(note!.itemIds[0]).toBe('fix');
+    expect(note!.note).toContain('2 earlier cases of the cause this closer case corrected (and 2 learned rules drawn only from them) left out as overturned');
+  });
+
+  it('a rule drawn from a case that stays (more relevant than the correction) stays too', () => {
+    const pool = [item('fix', 0.6, 0.9), item('old1', 0.7, 0.8), item('old2', 0.5), rule('r_both', ['old1', 'old2']), rule('r_old2', ['old2'])];
+    const out = withoutOverturned(pool, of);
+    expect(ids(out)).toEqual(['fix', 'old1', 'r_both']);
+    expect(overturnedNotes(out)[0]!.note).toContain('1 earlier case of the cause this closer case corrected (and 1 learned rule drawn only from them)');
+  });
+
+  it('when the closest case holds no correction, no rule leaves', () => {
+    const pool = [item('old2', 0.7), item('fix', 0.6), item('old1', 0.5), rule('r_stale', ['old1', 'old2'])];
+    expect(ids(withoutOverturned(pool, of))).toEqual(['fix', 'old1', 'old2', 'r_stale']);
   });
 });

@@ -9,13 +9,16 @@
  *
  * Only earlier cases leave (a later case of M happened after the correction and stands), only those whose
  * cause is not the correction's own cause, and only when the correction is at least as relevant as each of
- * them. Words only of the episodes' own corrections, assumptions and causes; no domain's words are read.
+ * them. A learned rule drawn only from the cases that leave (every episode of its `provenance.episodeIds`) leaves
+ * with them, named in the same note (supersede.ts `rulesLeavingWith`); a rule with any other source stays. Words
+ * only of the episodes' own corrections, assumptions and causes; no domain's words are read.
  */
 import type { Episode } from '../core/types.js';
 import { parseCorrection } from '../learn/cues.js';
 import { intersectionSize, overlapCoefficient, specificStems } from '../learn/text.js';
 import { mistakenOf, overturns } from './corrected.js';
 import { isClosedCase, SAME_CAUSE_OVERLAP } from './standout.js';
+import { rulesLeavingWith, rulesPhrase } from './supersede.js';
 import type { Candidate, ConflictNote } from './types.js';
 
 /** The score a closed case has on its own: its final score without the lift corrected.ts gave it. */
@@ -38,8 +41,8 @@ function sameCause(a: string | undefined, b: string | undefined): boolean {
 }
 
 /**
- * The candidates without the earlier cases the closest correction overturned; the correction carries their ids
- * and its correction (for the note). Unchanged when the closest closed case holds no correction.
+ * The candidates without the earlier cases the closest correction overturned and the learned rules drawn only from
+ * them; the correction carries their ids and its correction (for the note). Unchanged when the closest closed case holds no correction.
  */
 export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {
   const cases = candidates.filter(isClosedCase).sort((a, b) => ownScore(b) - ownScore(a));
@@ -58,8 +61,10 @@ export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (
       .map((c) => c.doc.refId),
   );
   if (gone.size === 0) return [...candidates];
-  const overturned = { ids: [...gone], correction: ep.corrections[0]! };
-  return candidates.filter((c) => !gone.has(c.doc.refId)).map((c) => (c === lead ? { ...c, overturned } : c));
+  const rules = [...rulesLeavingWith(candidates, (id) => (gone.has(id) ? lead.doc.refId : undefined)).keys()];
+  const overturned = { ids: [...gone], correction: ep.corrections[0]!, ...(rules.length > 0 ? { rules } : {}) };
+  const left = new Set([...gone, ...rules]);
+  return candidates.filter((c) => !left.has(c.doc.refId)).map((c) => (c === lead ? { ...c, overturned } : c));
 }
 
 /** One note per shown correction that overturned earlier cases for this query. */
@@ -68,13 +73,14 @@ export function overturnedNotes(shown: readonly Candidate[]): ConflictNote[] {
     const o = c.overturned;
     if (!o) return [];
     const n = o.ids.length;
+    const dropped = [...o.ids, ...(o.rules ?? [])];
     return [
       {
         reason: 'superseded_case' as const,
         action: 'preferred' as const,
-        itemIds: [c.doc.refId, ...o.ids],
-        droppedIds: [...o.ids],
-        note: `${n} earlier case${n > 1 ? 's' : ''} of the cause this closer case corrected left out as overturned: "${o.correction}"`,
+        itemIds: [c.doc.refId, ...dropped],
+        droppedIds: dropped,
+        note: `${n} earlier case${n > 1 ? 's' : ''} of the cause this closer case corrected${rulesPhrase(o.rules?.length ?? 0)} left out as overturned: "${o.correction}"`,
       },
     ];
   });

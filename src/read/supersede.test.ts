@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '../core/types.js';
 import { candidate, makeDoc, makeFact } from './fixtures.test-support.js';
-import { replacementsIn, statesReplaced, supersededCases, supersededNotes, supersededRuleBy, withoutSuperseded } from './supersede.js';
+import { replacementsIn, ruleLeavingWith, rulesPhrase, statesReplaced, supersededCases, supersededNotes, supersededRuleBy, withoutSuperseded } from './supersede.js';
 import type { Candidate } from './types.js';
 
 function ep(id: string, endTs: number, rootCause: string, corrections: string[] = []): Episode {
@@ -120,5 +120,16 @@ describe('withoutSuperseded and supersededNotes', () => {
     const [note] = supersededNotes(out);
     expect(note!.droppedIds).toEqual(['old2', 'old1', 'r_stale']);
     expect(note!.note).toContain('2 earlier cases of this cause (and 1 learned rule drawn only from them) left out as superseded');
+  });
+
+  it('ruleLeavingWith: the case the first source left for, only when every source left', () => {
+    const left = new Map([['a', 'x'], ['b', 'y']]);
+    const leftFor = (id: string) => left.get(id);
+    expect(ruleLeavingWith(rule('r1', ['a', 'b']), leftFor)).toBe('x');
+    expect(ruleLeavingWith(rule('r2', ['b', 'c']), leftFor)).toBeUndefined();
+    expect(ruleLeavingWith(rule('r3', []), leftFor)).toBeUndefined();
+    expect(ruleLeavingWith(cand('a', 0.5), leftFor)).toBeUndefined();
+    expect(rulesPhrase(0)).toBe('');
+    expect(rulesPhrase(2)).toBe(' (and 2 learned rules drawn only from them)');
   });
 });

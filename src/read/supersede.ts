@@ -104,15 +104,40 @@ export function supersededCases(episodes: readonly Episode[], sameCauseAs: (a: s
 const LEARNED: ReadonlySet<string> = new Set(['heuristic', 'insight']);
 
 /**
+ * The case that took the place of a learned rule's sources, when every one of the rule's source episodes
+ * (`provenance.episodeIds`) left the candidates (`leftFor` names the case each left for, or undefined for a source
+ * that stays); undefined for any other candidate (a rule with a live or unknown source, a stated fact, a case).
+ * The read steps that drop cases (supersede.ts, overturned.ts) drop the rules drawn only from them with this.
+ */
+export function ruleLeavingWith(c: Pick<Candidate, 'doc' | 'fact'>, leftFor: (episodeId: string) => string | undefined): string | undefined {
+  const f = c.fact;
+  if (c.doc.kind !== 'fact' || !f || !LEARNED.has(f.kind)) return undefined;
+  const sources = f.provenance.episodeIds ?? [];
+  if (sources.length === 0 || !sources.every((id) => leftFor(id) !== undefined)) return undefined;
+  return leftFor(sources[0]!);
+}
+
+/** The learned rules among the candidates whose sources all left, each with the case they left for. */
+export function rulesLeavingWith(candidates: readonly Candidate[], leftFor: (episodeId: string) => string | undefined): Map<string, string> {
+  return new Map(
+    candidates.flatMap((c) => {
+      const by = ruleLeavingWith(c, leftFor);
+      return by ? [[c.doc.refId, by] as const] : [];
+    }),
+  );
+}
+
+/** " (and N learned rule(s) drawn only from them)" for a conflict note, or nothing. */
+export function rulesPhrase(k: number): string {
+  return k > 0 ? ` (and ${k} learned rule${k > 1 ? 's' : ''} drawn only from them)` : '';
+}
+
+/**
  * The case that replaced the answer a learned rule was drawn from, when every one of the rule's source episodes
  * (`provenance.episodeIds`) is superseded; undefined for any other candidate (a rule with a live or unknown source).
  */
 export function supersededRuleBy(c: Pick<Candidate, 'doc' | 'fact'>, s: Superseded): string | undefined {
-  const f = c.fact;
-  if (c.doc.kind !== 'fact' || !f || !LEARNED.has(f.kind)) return undefined;
-  const sources = f.provenance.episodeIds ?? [];
-  if (sources.length === 0 || !sources.every((id) => s.by.has(id))) return undefined;
-  return s.by.get(sources[0]!)!.id;
+  return ruleLeavingWith(c, (id) => s.by.get(id)?.id);
 }
 
 /**
@@ -122,10 +147,7 @@ export function supersededRuleBy(c: Pick<Candidate, 'doc' | 'fact'>, s: Supersed
 export function withoutSuperseded(candidates: readonly Candidate[], s: Superseded): Candidate[] {
   if (s.by.size === 0) return [...candidates];
   const final = new Map(candidates.map((c) => [c.doc.refId, c.scores.final]));
-  const rules = new Map(candidates.flatMap((c) => {
-    const by = supersededRuleBy(c, s);
-    return by ? [[c.doc.refId, by] as const] : [];
-  }));
+  const rules = rulesLeavingWith(candidates, (id) => s.by.get(id)?.id);
   return candidates
     .filter((c) => !s.by.has(c.doc.refId) && !rules.has(c.doc.refId))
     .map((c) => {
@@ -146,8 +168,7 @@ export function supersededNotes(shown: readonly Candidate[]): ConflictNote[] {
     const r = c.replaced;
     if (!r) return [];
     const n = r.ids.length;
-    const k = r.rules?.length ?? 0;
-    const rules = k > 0 ? ` (and ${k} learned rule${k > 1 ? 's' : ''} drawn only from them)` : '';
+    const rules = rulesPhrase(r.rules?.length ?? 0);
     const dropped = [...r.ids, ...(r.rules ?? [])];
     return [
       {

@@ -154,8 +154,8 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   behind?: boolean | undefined;
   /** A closed case whose later statement replaced the answer of these earlier cases (supersede.ts), left out, with the learned rules drawn only from them. */
   replaced?: { ids: string[]; statement: string; rules?: string[] | undefined } | undefined;
-  /** The closest closed case, a correction, that overturned the cause of these earlier cases for this query (overturned.ts), left out. */
-  overturned?: { ids: string[]; correction: string } | undefined;
+  /** The closest closed case, a correction, that overturned the cause of these earlier cases for this query (overturned.ts), left out, with the learned rules drawn only from them. */
+  overturned?: { ids: string[]; correction: string; rules?: string[] | undefined } | undefined;
   scores: ScoreBreakdown;
 }
 
