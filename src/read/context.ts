@@ -46,7 +46,7 @@ import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
 import { aboveFloor, coverage, judgeFloor, queryStems } from './floor.js';
 import { situationVectors } from './situation-vector.js';
-import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
+import { assignSections, bySectionPlace, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
 /** Causal chains are told through at most this many of the best retrieved episodes. */
@@ -56,17 +56,6 @@ export const MAX_CHAIN_SEEDS = 3;
 const emptySemantic = (): SemanticCandidates => ({ docs: [], fused: new Map(), vectors: new Map(), vectorPool: [] });
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
-/** Sections' order: events the session spread moved behind (session-spread.ts) after the rest, each part by score. */
-const byStanding = (a: Candidate, b: Candidate) => Number(a.behind === true) - Number(b.behind === true) || byFinal(a, b);
-/** MMR's picks past the first CONTEXT_HEAD_TOP_K: a larger top_k adds them, and they keep the order they were picked in. */
-const pastHead = (c: Candidate) => c.pick !== undefined && c.pick >= CONTEXT_HEAD_TOP_K;
-/**
- * A section's order: the first CONTEXT_HEAD_TOP_K picks by standing, then the later picks in the order MMR chose
- * them, so that a larger top_k only adds after what a smaller one shows (MMR is greedy: its first picks do not
- * depend on how many it makes).
- */
-const byPlace = (a: Candidate, b: Candidate) =>
-  Number(pastHead(a)) - Number(pastHead(b)) || (pastHead(a) && pastHead(b) ? a.pick! - b.pick! : byStanding(a, b));
 
 /** Everything derived once from the request: the steps below read it, none changes it. */
 interface Plan {
@@ -356,7 +345,7 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
   // A long memory renders as the sentences the query is about, with a pointer to the whole (excerpt.ts).
   const shown = (c: Candidate) => (c.doc.kind === 'episode' ? itemBody(c) : excerpt(itemBody(c), p.query, c.doc.refId, deps.tokens));
   return fitBudget({
-    sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(byPlace) })),
+    sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(bySectionPlace) })),
     notes: scrub ? resolved.notes.map((n) => ({ ...n, note: scrub(n.note) })) : resolved.notes,
     body: scrub ? (c) => scrub(shown(c)) : shown,
     budget: config.merge_policy.token_budget,
