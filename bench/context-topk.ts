@@ -4,10 +4,11 @@
  * query's context at top_k 20 is compared with its context at a larger top_k (token budget large enough to hold
  * every item, so that only the retrieval differs).
  *
- *   npx tsx bench/context-topk.ts [--ks 20,25,30,40,60,80] [--no-rerank] [--candidates N]
+ *   npx tsx bench/context-topk.ts [--ks 20,25,30,40,60,80] [--no-rerank] [--candidates N] [--chain]
  *
- * Per larger top_k: how many queries keep the top_k-20 items as the first items of their semantic section (in the
- * same order), and the mean share of the top_k-20 items still present anywhere in the context.
+ * Per larger top_k: how many queries keep the top_k-20 items (the first of --ks; with --chain, the previous top_k's)
+ * as the first items of their semantic section (in the same order), and the mean share of them still present
+ * anywhere in the context. src/read/k-stable.test.ts asserts the prefix against top_k 20 (CONTEXT_HEAD_TOP_K).
  */
 import { parseArgs } from 'node:util';
 import { parseContextConfig } from '../src/core/config.js';
@@ -17,7 +18,12 @@ import { DAY, HOUR, T0 } from '../src/read/fixtures.test-support.js';
 import { INCIDENT_MEMORIES, INCIDENT_QUERIES } from '../src/read/incidents.test-support.js';
 
 const { values: opts } = parseArgs({
-  options: { ks: { type: 'string', default: '20,25,30,40,60,80' }, 'no-rerank': { type: 'boolean', default: false }, candidates: { type: 'string' } },
+  options: {
+    ks: { type: 'string', default: '20,25,30,40,60,80' },
+    'no-rerank': { type: 'boolean', default: false },
+    candidates: { type: 'string' },
+    chain: { type: 'boolean', default: false },
+  },
 });
 const KS = opts.ks.split(',').map(Number);
 
@@ -47,7 +53,8 @@ try {
   const base = new Map<string, Awaited<ReturnType<typeof items>>>();
   for (const q of QUERIES) base.set(q, await items(q, KS[0]!));
   console.log(`top_k ${KS[0]}: semantic items per query ${QUERIES.map((q) => base.get(q)!.semantic.length).join(' ')}`);
-  for (const k of KS.slice(1)) {
+  for (const [at, k] of KS.slice(1).entries()) {
+    const from = opts.chain ? KS[at]! : KS[0]!;
     let prefix = 0;
     let samePositions = 0;
     let kept = 0;
@@ -55,7 +62,7 @@ try {
     let maxDelta = 0;
     const lines: string[] = [];
     for (const q of QUERIES) {
-      const a = base.get(q)!;
+      const a = opts.chain ? await items(q, from) : base.get(q)!;
       const b = await items(q, k);
       const head = b.semantic.slice(0, a.semantic.length);
       if (head.join() === a.semantic.join()) prefix++;
@@ -71,7 +78,7 @@ try {
       lines.push(`    ${q}: ${b.semantic.length} items, same first ${firstDiff < 0 ? a.semantic.length : firstDiff}, same position ${same}/${a.semantic.length}, still present ${Math.round(present * 100)}%`);
     }
     const n = QUERIES.length;
-    console.log(`top_k ${k} vs ${KS[0]}: prefix kept ${prefix}/${n}; mean share at the same position ${(samePositions / n).toFixed(3)}; mean share still present ${(kept / n).toFixed(3)}; mean share among as many best-scored ${(bestSame / n).toFixed(3)}; largest change of a shared item's final score ${maxDelta.toExponential(2)}`);
+    console.log(`top_k ${k} vs ${from}: prefix kept ${prefix}/${n}; mean share at the same position ${(samePositions / n).toFixed(3)}; mean share still present ${(kept / n).toFixed(3)}; mean share among as many best-scored ${(bestSame / n).toFixed(3)}; largest change of a shared item's final score ${maxDelta.toExponential(2)}`);
     for (const l of lines) console.log(l);
   }
 } finally {

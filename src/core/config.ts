@@ -89,6 +89,7 @@ export const relevanceFloorSchema = z
 
 export const semanticRetrievalSchema = z
   .object({
+    /** Semantic items picked (MMR). From 20 on, a larger top_k keeps a smaller one's context first (docs/http.md, "top_k"). */
     top_k: positiveInt(200).default(5),
     filters: filterInput,
     kinds: z.array(z.enum(DOC_KINDS)).min(1).optional(),

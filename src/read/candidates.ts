@@ -272,7 +272,10 @@ export interface FusionSources {
 export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDiscount' | 'concepts'>, src: FusionSources): FuseInput {
   const { docs, vector, useLexical, mainLexHits, vecHits } = src;
   const useVector = vector !== undefined;
-  const cosines = new Map<number, number>(vecHits.map((h) => [h.docId, h.score]));
+  // The index's cosine for the vector head (and the deep candidates); a memory the vector pool found only past its
+  // head gets the cosine of its stored vector, as it would from a smaller pool (the two differ in the last bits).
+  const vecHead = new Set([...vecHits].sort((a, b) => b.score - a.score).slice(0, CALIBRATION_DEPTH).map((h) => h.docId));
+  const cosines = new Map<number, number>(vecHits.filter((h) => vecHead.has(h.docId) || src.deep?.has(h.docId)).map((h) => [h.docId, h.score]));
   if (useVector) {
     for (const d of docs) {
       const v = src.vectors.get(d.contentHash);

@@ -20,7 +20,7 @@ import { parseFilter, type FilterNode } from '../core/filter.js';
 import { newId } from '../core/ids.js';
 import { fitBudget, type BudgetResult } from './budget.js';
 import { attachRecords, episodicCutoff, fetchSemantic, fetchWindow, windowCandidates, type SemanticCandidates } from './candidates.js';
-import { candidatePoolSize, CONTEXT_POOL_FLOOR, headFirst } from './pool.js';
+import { CALIBRATION_DEPTH, candidatePoolSize, CONTEXT_HEAD_TOP_K, CONTEXT_POOL_FLOOR, headFirst, splitDeep } from './pool.js';
 import { chainsFor } from './causal.js';
 import { detectConflicts, judgeConflicts, resolveConflicts, type ResolveResult } from './conflicts.js';
 import { pickCounterExample } from './counter.js';
@@ -44,9 +44,9 @@ import { expandCandidates } from './expand.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { mergeScope, readScopes, type ReadScopes } from './scopes.js';
 import { layerOf } from '../core/layers.js';
-import { coverage, judgeFloor, queryStems } from './floor.js';
+import { aboveFloor, coverage, judgeFloor, queryStems } from './floor.js';
 import { situationVectors } from './situation-vector.js';
-import { assignSections, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
+import { assignSections, bySectionPlace, COUNTER_EXAMPLE_SECTION, resolveSections } from './sections.js';
 import type { CausalChain, Candidate, ContextRequest, ContextResult, ReadDeps } from './types.js';
 
 /** Causal chains are told through at most this many of the best retrieved episodes. */
@@ -56,8 +56,6 @@ export const MAX_CHAIN_SEEDS = 3;
 const emptySemantic = (): SemanticCandidates => ({ docs: [], fused: new Map(), vectors: new Map(), vectorPool: [] });
 
 const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
-/** Sections' order: events the session spread moved behind (session-spread.ts) after the rest, each part by score. */
-const byStanding = (a: Candidate, b: Candidate) => Number(a.behind === true) - Number(b.behind === true) || byFinal(a, b);
 
 /** Everything derived once from the request: the steps below read it, none changes it. */
 interface Plan {
@@ -137,7 +135,7 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
   const { candidates: window, cosines: windowCosines } = await windowCandidates(deps, events, queryVector, sem, config, p.route, now);
   // Facts as they held at the read's time (time-travel.ts), then the floor (floor.ts) before anything builds on a
   // candidate: neighbours and hops only join relevant seeds.
-  // As in search: what only a pool deeper than CALIBRATION_DEPTH found (top_k over 12) ranks after the rest.
+  // As in search: what only a pool deeper than CALIBRATION_DEPTH found (top_k over CONTEXT_HEAD_TOP_K) ranks after the rest.
   const ended: Candidate[] = [];
   const current = headFirst(
     await atReadTime(
@@ -151,10 +149,25 @@ async function gather(deps: ReadDeps, p: Plan): Promise<{ window: Candidate[]; s
     sem.deep ?? new Set<number>(),
   );
   p.drops?.step('validity', ended, []);
-  const kept = await floored(deps, p, sem, current, window, windowCosines, queryVector);
+  // The floor, the reranker and every step after them read the head; what only the deeper pool of a top_k over
+  // CONTEXT_HEAD_TOP_K found joins after them, untouched (as in search), for the slots the head leaves (select).
+  const { head, tail } = splitDeep(current, sem.deep ?? new Set<number>());
+  const kept = await floored(deps, p, sem, head, window, windowCosines, queryVector);
   // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).
   if (kept.weak) return { window, semantic: kept.semantic, sem, graph: [] };
-  return { window, sem, ...(await grow(deps, p, sem, kept.semantic, asOfFilter(semanticFilter, config.as_of), cutoff)) };
+  const grown = await grow(deps, p, sem, kept.semantic, asOfFilter(semanticFilter, config.as_of), cutoff);
+  return { window, sem, graph: grown.graph, semantic: [...grown.semantic, ...deepJoin(p, sem, tail, grown.semantic, queryVector)] };
+}
+
+/** The deep candidates that pass the floor's item test and are not candidates already, marked `deep`. */
+function deepJoin(p: Plan, sem: SemanticCandidates, tail: readonly Candidate[], semantic: readonly Candidate[], queryVector: Float32Array | undefined): Candidate[] {
+  if (tail.length === 0 || semantic.length === 0) return [];
+  const floor = p.config.semantic_retrieval.relevance_floor;
+  const q = { stems: queryStems(p.query), vector: queryVector };
+  const present = new Set(semantic.map((c) => c.doc.refId));
+  const out = tail.filter((c) => !present.has(c.doc.refId) && (!floor.enabled || aboveFloor(floor, q, c.doc.text, sem.vectors.get(c.doc.contentHash))));
+  p.drops?.step('floor', tail, DropLog.ids(out));
+  return out.map((c) => ({ ...c, deep: true }));
 }
 
 /**
@@ -187,7 +200,8 @@ async function floored(
   if (reranker.enabled && semantic.length > 0) {
     semantic = await rerankCandidates(deps.reranker, semantic, {
       query: p.query,
-      window: p.pool,
+      // A fixed window, as in search: past CONTEXT_HEAD_TOP_K the pool grows with top_k and the window does not.
+      window: Math.min(p.pool, CALIBRATION_DEPTH),
       model: reranker.model,
       rescore: rescorer(config.scoring, p.route, now),
     });
@@ -215,7 +229,7 @@ async function grow(
   if (p.query && semantic.length > 0) semantic = await expand(deps, p, filter, sem, semantic, cutoff);
   const hops = await hopCandidates(
     deps,
-    { tenant: p.tenant, scope: p.scopes.semantic, filter, kinds: config.semantic_retrieval.kinds, seeds: config.semantic_retrieval.top_k, scoring: config.scoring, route: p.route, now },
+    { tenant: p.tenant, scope: p.scopes.semantic, filter, kinds: config.semantic_retrieval.kinds, seeds: Math.min(config.semantic_retrieval.top_k, CONTEXT_HEAD_TOP_K), scoring: config.scoring, route: p.route, now },
     semantic,
   );
   if (hops.candidates.length > 0) {
@@ -286,7 +300,10 @@ function nearDuplicate(config: ContextConfig): NearDuplicate | undefined {
  * whole pool; it may be one of the picks) takes its own slot; records attached.
  */
 async function select(deps: ReadDeps, p: Plan, g: Pick<Awaited<ReturnType<typeof gather>>, 'window' | 'semantic' | 'sem'>): Promise<Candidate[]> {
-  const { items: unique } = dedupe([...g.window, ...g.semantic], p.config.merge_policy.dedupe);
+  const policy = p.config.merge_policy.dedupe;
+  const { items: near } = dedupe([...g.window, ...g.semantic.filter((c) => c.deep !== true)], policy);
+  // A deep candidate that copies one of these is left out, not merged: its scores would change the copy a smaller top_k shows.
+  const unique = [...near, ...dedupe([...near, ...g.semantic.filter((c) => c.deep === true)], policy).items.slice(near.length)];
   const semanticPool = unique.filter((c) => c.origin === 'semantic');
   p.drops?.selecting([...g.window, ...g.semantic], unique, semanticPool);
   const pick = (pool: readonly Candidate[], k: number) =>
@@ -296,12 +313,21 @@ async function select(deps: ReadDeps, p: Plan, g: Pick<Awaited<ReturnType<typeof
       p.config.diversity.mmr_lambda,
       nearDuplicate(p.config),
     ).map((m) => m.c);
-  // Events the session spread moved behind only take the slots the others leave.
-  const ahead = pick(semanticPool.filter((c) => c.behind !== true), p.config.semantic_retrieval.top_k);
-  const behind = semanticPool.filter((c) => c.behind === true);
-  const diverse = behind.length > 0 && ahead.length < p.config.semantic_retrieval.top_k ? [...ahead, ...pick(behind, p.config.semantic_retrieval.top_k - ahead.length)] : ahead;
+  // Events the session spread moved behind only take the slots the others leave, and the deep candidates (found
+  // only past the calibration head) the slots both leave.
+  const topK = p.config.semantic_retrieval.top_k;
+  const tiers = [
+    semanticPool.filter((c) => c.behind !== true && c.deep !== true),
+    semanticPool.filter((c) => c.behind === true && c.deep !== true),
+    semanticPool.filter((c) => c.deep === true),
+  ];
+  const diverse: Candidate[] = [];
+  for (const tier of tiers) if (tier.length > 0 && diverse.length < topK) diverse.push(...pick(tier, topK - diverse.length));
+  const order = new Map(diverse.map((c, i) => [c, i]));
   const counter = pickCounterExample(diverse, semanticPool);
-  const picked = counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse;
+  const picked = (counter ? [...diverse.filter((c) => c !== counter), { ...counter, role: 'counter_example' as const }] : diverse).map((c) =>
+    order.has(c) ? { ...c, pick: order.get(c)! } : c,
+  );
   const chosen = [...unique.filter((c) => c.origin === 'window'), ...picked].map((c) => ({ ...c, layer: layerOf(c.doc, p.scopes.identity), layerShown: Object.keys(p.scopes.identity).length > 0 }));
   return attachRecords(deps, p.tenant, chosen);
 }
@@ -319,7 +345,7 @@ function fit(deps: ReadDeps, p: Plan, resolved: ResolveResult, extras: { counter
   // A long memory renders as the sentences the query is about, with a pointer to the whole (excerpt.ts).
   const shown = (c: Candidate) => (c.doc.kind === 'episode' ? itemBody(c) : excerpt(itemBody(c), p.query, c.doc.refId, deps.tokens));
   return fitBudget({
-    sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(byStanding) })),
+    sections: specs.map((spec) => ({ spec, items: [...groups.get(spec.name)!].sort(bySectionPlace) })),
     notes: scrub ? resolved.notes.map((n) => ({ ...n, note: scrub(n.note) })) : resolved.notes,
     body: scrub ? (c) => scrub(shown(c)) : shown,
     budget: config.merge_policy.token_budget,

@@ -15,8 +15,8 @@ export function candidatePoolSize(topK: number, configured?: number, floor = CAL
 }
 
 /**
- * getContext's smallest default pool. Its reads for top_k up to 20 are as they were (the calibration head below
- * is the whole pool there); its window, MMR and budget make its items depend on top_k in any case.
+ * getContext's smallest default pool. Its reads for top_k up to CONTEXT_HEAD_TOP_K are as they were (the
+ * calibration head below is the whole pool there).
  */
 export const CONTEXT_POOL_FLOOR = 50;
 
@@ -29,6 +29,15 @@ export const CONTEXT_POOL_FLOOR = 50;
  * and the default pool is never smaller, so every k calibrates on the same head (docs/benchmarks.md, "k-stable").
  */
 export const CALIBRATION_DEPTH = 80;
+
+/**
+ * The largest top_k whose default getContext pool, 4·top_k, is no deeper than the calibration head. From this
+ * top_k on, a larger top_k keeps the context a smaller one returns and adds after it (context.ts: the reranker's
+ * window is the head, the steps after it read the head, graph hops start from at most this many episodes, and the
+ * picks past this many are shown in the order MMR chose them); below it the pool, and so every score, still
+ * grows with top_k (docs/benchmarks.md, "getContext k-stable").
+ */
+export const CONTEXT_HEAD_TOP_K = CALIBRATION_DEPTH / 4;
 
 /** The `depth` best scores of a hit list (the head a signal is calibrated on). */
 export function calibrationHead(hits: readonly DocHit[], depth = CALIBRATION_DEPTH): number[] {

@@ -6,6 +6,7 @@
  * To add a section later (episodes with outcomes, facts with confidence, a causal chain, a counter-example
  * slot) add a resolver to SECTION_RESOLVERS: the budget and renderer only ever see `SectionSpec`s.
  */
+import { CONTEXT_HEAD_TOP_K } from './pool.js';
 import type { Candidate } from './types.js';
 
 export interface SectionContext {
@@ -77,3 +78,16 @@ export function assignSections(items: readonly Candidate[], specs: readonly Sect
   }
   return groups;
 }
+
+const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
+/** Events the session spread moved behind (session-spread.ts) after the rest, each part by score. */
+const byStanding = (a: Candidate, b: Candidate) => Number(a.behind === true) - Number(b.behind === true) || byFinal(a, b);
+/** MMR's picks past the first CONTEXT_HEAD_TOP_K: a larger top_k adds them, and they keep the order they were picked in. */
+const pastHead = (c: Candidate) => c.pick !== undefined && c.pick >= CONTEXT_HEAD_TOP_K;
+/**
+ * A section's order: the first CONTEXT_HEAD_TOP_K picks by standing, then the later picks in the order MMR chose
+ * them, so that a larger top_k only adds after what a smaller one shows (MMR is greedy: its first picks do not
+ * depend on how many it makes).
+ */
+export const bySectionPlace = (a: Candidate, b: Candidate): number =>
+  Number(pastHead(a)) - Number(pastHead(b)) || (pastHead(a) && pastHead(b) ? a.pick! - b.pick! : byStanding(a, b));

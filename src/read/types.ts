@@ -152,6 +152,10 @@ export interface Candidate<D extends ReadDoc = ReadDoc> {
   cases?: number | undefined;
   /** Session spread (session-spread.ts): an event past its session's first few for a gathering question; picked and shown after the others. */
   behind?: boolean | undefined;
+  /** getContext: found only past the calibration head by every signal (pool.ts), picked only for the slots the head leaves. */
+  deep?: boolean | undefined;
+  /** getContext: the order in which MMR picked the item (0 first); past CONTEXT_HEAD_TOP_K picks, sections show items in it. */
+  pick?: number | undefined;
   /** A closed case whose later statement replaced the answer of these earlier cases (supersede.ts), left out, with the learned rules drawn only from them. */
   replaced?: { ids: string[]; statement: string; rules?: string[] | undefined } | undefined;
   /** The closest closed case, a correction, that overturned the cause of these earlier cases for this query (overturned.ts), left out, with the learned rules drawn only from them. */

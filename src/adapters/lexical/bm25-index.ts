@@ -392,7 +392,7 @@ function topK(touched: Int32Array, n: number, acc: Float64Array, docIds: Float64
   for (let i = 0; i < n; i++) {
     const slot = touched[i]!;
     const score = acc[slot]!;
-    if (score > top.floor() && accepted(slot)) top.push(docIds[slot]!, score);
+    if (top.admits(docIds[slot]!, score) && accepted(slot)) top.push(docIds[slot]!, score);
   }
   return top.sorted();
 }

@@ -32,6 +32,8 @@ describe('TopK', () => {
           const got = top.sorted();
           const want = [...hits].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k);
           expect(got.map((h) => h.score)).toEqual(want.map((h) => h.score));
+          // Among ties at the boundary the lower ids stay: the k best are the first k of any larger k's.
+          expect(got).toEqual(want);
           expect(got).toHaveLength(Math.min(k, hits.length));
           expect(got).toEqual([...got].sort(byScoreThenId));
         },

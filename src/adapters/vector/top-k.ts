@@ -5,7 +5,11 @@ export function byScoreThenId(a: VectorHit, b: VectorHit): number {
   return b.score - a.score || a.id - b.id;
 }
 
-/** A bounded min-heap keeping the k highest scores. */
+/**
+ * A bounded min-heap keeping the k best hits in `byScoreThenId` order: among equal scores at the boundary the lower
+ * ids stay, so the k best are the first k of any larger k's (a pool asked for 80 holds the same hits as the first 80
+ * of one asked for 120, however the tied hits arrived).
+ */
 export class TopK {
   private readonly ids: Float64Array;
   private readonly scores: Float64Array;
@@ -28,12 +32,18 @@ export class TopK {
     return this.n < this.k ? -Infinity : this.scores[0]!;
   }
 
+  /** Whether a hit would enter: it beats the worst kept, or ties it with a lower id. */
+  admits(id: number, score: number): boolean {
+    if (this.k === 0) return false;
+    return this.n < this.k || score > this.scores[0]! || (score === this.scores[0]! && id < this.ids[0]!);
+  }
+
   push(id: number, score: number): void {
     if (this.n < this.k) {
       this.ids[this.n] = id;
       this.scores[this.n] = score;
       this.up(this.n++);
-    } else if (this.k > 0 && score > this.scores[0]!) {
+    } else if (this.admits(id, score)) {
       this.ids[0] = id;
       this.scores[0] = score;
       this.down(0);
@@ -49,7 +59,7 @@ export class TopK {
   private up(i: number): void {
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (this.scores[p]! <= this.scores[i]!) break;
+      if (!this.worse(i, p)) break;
       this.swap(i, p);
       i = p;
     }
@@ -61,12 +71,19 @@ export class TopK {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < n && this.scores[l]! < this.scores[m]!) m = l;
-      if (r < n && this.scores[r]! < this.scores[m]!) m = r;
+      if (l < n && this.worse(l, m)) m = l;
+      if (r < n && this.worse(r, m)) m = r;
       if (m === i) return;
       this.swap(i, m);
       i = m;
     }
+  }
+
+  /** Slot a ranks after slot b (lower score, or the same score and a higher id). */
+  private worse(a: number, b: number): boolean {
+    const sa = this.scores[a]!;
+    const sb = this.scores[b]!;
+    return sa < sb || (sa === sb && this.ids[a]! > this.ids[b]!);
   }
 
   private swap(a: number, b: number): void {
