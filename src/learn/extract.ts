@@ -201,7 +201,8 @@ function counterPatternOf(cluster: Prepared[], pattern: Pattern, all: readonly P
   // The episodes akin to the seeds' causes (the same cause, or as many shared cause words as a cause match needs),
   // against every other episode: the words must tell them apart.
   const group = others.filter((p) => seeds.some((q) => q === p || sameCause(p, q, opts) || intersectionSize(p.cause, q.cause) >= opts.minSharedCauseTerms));
-  const rest = all.filter((p) => !group.includes(p));
+  const inGroup = new Set(group);
+  const rest = all.filter((p) => !inGroup.has(p));
   const distinct = separatingTerms(seeds, others, cluster, { group, rest }).slice(0, opts.maxConditionTerms);
   if (distinct.length === 0) return undefined;
   const distinctSet = new Set(distinct);

@@ -8,6 +8,7 @@
  * overturned leave (overturned.ts).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
+import type { Episode } from '../core/types.js';
 import { correctionsAboveOverturned } from './corrected.js';
 import { DropLog, type CaseDrops } from './explain.js';
 import { findingCosines, liftByFindings } from './findings.js';
@@ -29,13 +30,15 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   drops?.step('refuted', all, DropLog.ids(candidates));
   let cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
   if (cases.length < 2) return candidates;
+  // The cases' episodes, read once: the findings order reads them, and only reorders these cases among themselves.
+  let episodes = await episodesOf(deps, tenant, cases);
   // What each case's investigation found, against the report (findings.ts).
   const qv = query ? await deps.embedQuery(query) : undefined;
   if (qv) {
-    candidates = liftByFindings(candidates, await findingCosines(deps, tenant, qv, cases));
+    candidates = liftByFindings(candidates, await findingCosines(deps, tenant, qv, cases, episodes));
     cases = candidates.filter(isClosedCase).sort(byFinal).slice(0, MAX_CASES);
+    episodes = await episodesOf(deps, tenant, cases, episodes);
   }
-  const episodes = new Map((await deps.storage.getEpisodes(tenant, cases.map((c) => c.doc.refId))).map((e) => [e.id, e]));
   const causes = new Map([...episodes].map(([id, e]) => [id, e.rootCause]));
   const causeOf = (id: string) => causes.get(id);
   const texts = [...new Set([...causes.values()].filter((t): t is string => Boolean(t)))];
@@ -54,6 +57,16 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   const kept = withoutOverturned(ranked, (id) => episodes.get(id));
   drops?.step('superseded', ranked, DropLog.ids(kept));
   return kept;
+}
+
+/** The cases' episodes by id, in the cases' order; only those `known` does not hold are read. */
+async function episodesOf(deps: ReadDeps, tenant: string, cases: readonly Candidate[], known = new Map<string, Episode>()): Promise<Map<string, Episode>> {
+  const missing = cases.filter((c) => !known.has(c.doc.refId)).map((c) => c.doc.refId);
+  const read = new Map(missing.length > 0 ? (await deps.storage.getEpisodes(tenant, missing)).map((e) => [e.id, e] as const) : []);
+  return new Map(cases.flatMap((c) => {
+    const e = known.get(c.doc.refId) ?? read.get(c.doc.refId);
+    return e ? [[c.doc.refId, e] as const] : [];
+  }));
 }
 
 /**

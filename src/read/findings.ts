@@ -8,6 +8,7 @@
  * cosine with one of its findings − the lowest such cosine among those cases) and takes the score of its new place
  * (`liftByFindings`): what moved is named in the breakdown (`findings`).
  */
+import type { Episode } from '../core/types.js';
 import { cosine } from '../learn/vector.js';
 import { STORY_EVENTS } from './situation.js';
 import { isClosedCase } from './standout.js';
@@ -15,12 +16,23 @@ import type { Candidate, ReadDeps } from './types.js';
 
 export const FINDINGS_WEIGHT = 0.1;
 
-/** By episode id, the query's best cosine with one of the case's stored finding vectors (cases without one left out). */
-export async function findingCosines(deps: Pick<ReadDeps, 'storage'>, tenant: string, query: Float32Array, cases: readonly Candidate[]): Promise<Map<string, number>> {
+/**
+ * By episode id, the query's best cosine with one of the case's stored finding vectors (cases without one left out).
+ * `known`: episodes the caller already read (cases.ts), so that they are not read twice.
+ */
+export async function findingCosines(
+  deps: Pick<ReadDeps, 'storage'>,
+  tenant: string,
+  query: Float32Array,
+  cases: readonly Candidate[],
+  known?: ReadonlyMap<string, Episode>,
+): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const ids = [...new Set(cases.filter(isClosedCase).map((c) => c.doc.refId))];
   if (ids.length === 0) return out;
-  const episodes = await deps.storage.getEpisodes(tenant, ids);
+  const missing = ids.filter((id) => !known?.has(id));
+  const fetched = missing.length > 0 ? await deps.storage.getEpisodes(tenant, missing) : [];
+  const episodes = [...ids.flatMap((id) => known?.get(id) ?? []), ...fetched];
   const events = await deps.storage.getEvents(tenant, [...new Set(episodes.flatMap((e) => e.eventIds.slice(0, STORY_EVENTS)))]);
   const hashes = new Map(events.flatMap((e) => (e.type === 'observation' && e.contentHash ? [[e.id, e.contentHash] as const] : [])));
   if (hashes.size === 0) return out;
