@@ -1320,6 +1320,8 @@ export interface components {
             rerank: number | null;
             /** @description episodes: the outcome bonus in the score */
             outcome?: number | null;
+            /** @description events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest */
+            graph?: number | null;
             /** @description closed cases: what the final score rose by when a later case replaced this case's earlier ones and took their best score */
             superseded?: number | null;
             /** @description closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it */
@@ -1328,8 +1330,6 @@ export interface components {
             situation?: number | null;
             /** @description closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found */
             findings?: number | null;
-            /** @description events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest */
-            graph?: number | null;
             final: number;
             /** @description the query met the relevance floor only weakly: one of a few best memories, not a confident match */
             weak?: boolean;

@@ -21,6 +21,7 @@
  * Off by default: the list is cheap to build, but it carries a text excerpt per dropped candidate.
  */
 import type { RetrievedItem } from '../ports/storage.js';
+import { liftsOf, withoutLifts } from './lifts.js';
 import type { Candidate, ContextItem, ScoreBreakdown } from './types.js';
 
 /** The steps over closed cases (case-steps.ts) drop by `situation`, `refuted`, `superseded` and `standout`. */
@@ -88,9 +89,8 @@ export class DropLog {
 /** What the retrieval record keeps of each item handed out: enough to say later why it was recalled. */
 export function retrievedItems(items: readonly ContextItem[]): RetrievedItem[] {
   return items.map((i) => {
-    const { weak, graph, superseded, corrected, situation, findings, ...scores } = i.scores;
+    const { weak, ...scores } = withoutLifts(i.scores);
     // A weak match (floor.ts) is kept as 1, the record's scores being numbers; the lifts only where they applied.
-    const lifts = { ...(graph != null ? { graph } : {}), ...(superseded != null ? { superseded } : {}), ...(corrected != null ? { corrected } : {}), ...(situation != null ? { situation } : {}), ...(findings != null ? { findings } : {}) };
-    return { id: i.id, kind: i.kind, section: i.section, scores: { ...scores, outcome: scores.outcome ?? null, ...lifts, ...(weak ? { weak: 1 } : {}) } };
+    return { id: i.id, kind: i.kind, section: i.section, scores: { ...scores, outcome: scores.outcome ?? null, ...liftsOf(i.scores), ...(weak ? { weak: 1 } : {}) } };
   });
 }
