@@ -198,7 +198,10 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     await form.getByRole('button', { name: 'Run getContext' }).click();
     const chip = page.getByTestId('pg-dropped').locator('.badge.reason-superseded');
     await chip.waitFor();
-    expect(await chip.getAttribute('title')).toMatch(/later case replaced it/);
+    // Which of the two: a later case replaced it (`by`), not a correction overturned it.
+    const title = await chip.getAttribute('title');
+    expect(title).toMatch(/later case of its cause replaced it/);
+    expect(title).not.toMatch(/overturned/);
     await expectAccessible();
     await page.getByRole('heading', { name: /^Dropped/ }).scrollIntoViewIfNeeded();
     await screenshot(page, '17-playground-dropped-superseded');

@@ -7,6 +7,7 @@ import { GraphHitSchema } from './graph.js';
 import { ACTORS, DOC_KINDS, EVENT_TYPES, FACT_KINDS, PII_KINDS } from '../../../core/types.js';
 import { ERROR_CODES } from '../../../core/errors.js';
 import { BACKUP_KINDS } from '../../../io/backup-format.js';
+import { DROP_REASONS, SUPERSEDED_BY } from '../../../read/explain.js';
 import { LIFT_NAMES, LIFTS, type Lift } from '../../../read/lifts.js';
 import { JsonValue } from './json.js';
 
@@ -201,9 +202,12 @@ export const ContextResultSchema = z
           id: z.string(),
           kind: z.enum(DOC_KINDS),
           text: z.string().openapi({ description: 'the start of its text (at most 200 characters)' }),
-          reason: z.enum(['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity', 'situation', 'refuted', 'superseded', 'standout']).openapi({
+          reason: z.enum(DROP_REASONS).openapi({
             description:
-              'the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from replaced cases), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget',
+              'the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from such cases: see by), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget',
+          }),
+          by: z.enum(SUPERSEDED_BY).optional().openapi({
+            description: 'superseded only: replaced (a later case of its cause replaced the case) or overturned (the closest correction overturned its cause); for a learned rule, what happened to the cases it was drawn from',
           }),
           scores: scoreBreakdown,
         }),
