@@ -1320,6 +1320,8 @@ export interface components {
             rerank: number | null;
             /** @description episodes: the outcome bonus in the score */
             outcome?: number | null;
+            /** @description events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest */
+            graph?: number | null;
             /** @description closed cases: what the final score rose by when a later case replaced this case's earlier ones and took their best score */
             superseded?: number | null;
             /** @description closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it */
@@ -1328,8 +1330,6 @@ export interface components {
             situation?: number | null;
             /** @description closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found */
             findings?: number | null;
-            /** @description events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest */
-            graph?: number | null;
             final: number;
             /** @description the query met the relevance floor only weakly: one of a few best memories, not a confident match */
             weak?: boolean;
@@ -1452,10 +1452,15 @@ export interface components {
                 /** @description the start of its text (at most 200 characters) */
                 text: string;
                 /**
-                 * @description the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from replaced cases), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget
+                 * @description the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from such cases: see by), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget
                  * @enum {string}
                  */
                 reason: "budget" | "dedupe" | "conflict" | "mmr" | "floor" | "validity" | "situation" | "refuted" | "superseded" | "standout";
+                /**
+                 * @description superseded only: replaced (a later case of its cause replaced the case) or overturned (the closest correction overturned its cause); for a learned rule, what happened to the cases it was drawn from
+                 * @enum {string}
+                 */
+                by?: "replaced" | "overturned";
                 scores: components["schemas"]["ScoreBreakdown"];
             }[];
             /** @description relations around the entities the query names, as the "Entities" section shows them */

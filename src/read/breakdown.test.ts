@@ -1,6 +1,6 @@
 /**
  * Every item getContext and search hand out carries a score breakdown whose named parts reproduce its final score:
- * (the weighted signals + outcome) · kind boost + graph + superseded + corrected + situation + findings (types.ts). A read step
+ * (the weighted signals + outcome) · kind boost + the lifts (graph, superseded, … : lifts.ts). A read step
  * that moved `final` without naming what it added fails here: over plain events, and over closed cases learned from
  * outcomes (a correction among them) read by a query that states a change.
  */
@@ -9,6 +9,7 @@ import { parseContextConfig } from '../core/config.js';
 import { openTestMemory as openLearning, type TestMemory as LearningMemory } from '../../testing/memory-fixture.js';
 import { tickingClock } from '../learn/engine/fixtures.test-support.js';
 import { openTestMemory, type TestMemory } from '../surfaces/mcp/memory.test-support.js';
+import { liftTotal } from './lifts.js';
 import { effectiveRelevance } from './outcome.js';
 import { kindBoost, routeQuery } from './router.js';
 import type { ScoreBreakdown } from './types.js';
@@ -27,7 +28,7 @@ function accounted(query: string, kind: DocKind, s: ScoreBreakdown): number {
   const plan = routeQuery(query);
   const relevance = effectiveRelevance({ kind, confidence: s.confidence ?? 0 }, s.relevance) ?? 0;
   const sum = w.relevance * relevance + w.recency * plan.recencyFactor * (s.recency ?? 0) + w.importance * (s.importance ?? 0) + w.confidence * (s.confidence ?? 0) + (s.outcome ?? 0);
-  return sum * kindBoost(plan, kind) + (s.graph ?? 0) + (s.superseded ?? 0) + (s.corrected ?? 0) + (s.situation ?? 0) + (s.findings ?? 0);
+  return sum * kindBoost(plan, kind) + liftTotal(s);
 }
 
 /** Rows of getContext and search: every item and hit but facts (a fact's relevance may be scaled by its confidence). */

@@ -46,7 +46,8 @@ describe('judgeCases: the situation step, then the case step', () => {
 
 describe('judgeCases with explain: what the case steps leave out is dropped with its reason', () => {
   const req = { tenant: 't1', rescore: (c: Candidate, relevance: number) => relevance };
-  const dropped = (log: DropLog) => log.list().map((d) => [d.id, d.reason]);
+  // `by` only where it applies: superseded drops say whether a later case replaced or a correction overturned.
+  const dropped = (log: DropLog) => log.list().map((d) => (d.by ? [d.id, d.reason, d.by] : [d.id, d.reason]));
 
   it('an episode whose situation contradicts the query: situation', async () => {
     const after = closedCase('after', 'Checkout fails since the 2.4 release was deployed.', 0.9);
@@ -57,7 +58,7 @@ describe('judgeCases with explain: what the case steps leave out is dropped with
     expect(dropped(drops)).toEqual([['load', 'situation']]);
   });
 
-  it('a case a later case replaced, and a rule drawn only from it: superseded', async () => {
+  it('a case a later case replaced, and a rule drawn only from it: superseded, by replaced', async () => {
     const old = closedCase('old', 'Disks saturate overnight.', 0.9, { endTs: 1, rootCause: 'The nightly backup window on Saturday saturated the disks.' });
     const newer = closedCase('newer', 'Disks saturate overnight again.', 0.8, { endTs: 4, rootCause: 'The nightly backup window moved to Sunday.' });
     const fact = makeFact({ id: 'rule', kind: 'heuristic', text: 'Saturday backups saturate the disks.', provenance: { origin: 'extraction', episodeIds: ['old'] } });
@@ -66,12 +67,12 @@ describe('judgeCases with explain: what the case steps leave out is dropped with
     const out = await judgeCases(depsOf([old, newer]), { ...req, query: 'Disks saturate overnight.', drops }, [old.c, newer.c, rule]);
     expect(out.map((c) => c.doc.refId)).toEqual(['newer']);
     expect(dropped(drops)).toEqual([
-      ['old', 'superseded'],
-      ['rule', 'superseded'],
+      ['old', 'superseded', 'replaced'],
+      ['rule', 'superseded', 'replaced'],
     ]);
   });
 
-  it('an earlier case the closest correction overturned: superseded', async () => {
+  it('an earlier case the closest correction overturned: superseded, by overturned', async () => {
     const fix = closedCase('fix', 'Mail signatures fail.', 0.6, {
       startSeq: 6,
       rootCause: 'Our sending IP was blocklisted after a compromised account sent phishing.',
@@ -82,7 +83,7 @@ describe('judgeCases with explain: what the case steps leave out is dropped with
     const drops = new DropLog();
     const out = await judgeCases(depsOf([fix, old]), { ...req, query: 'Mail signatures fail.', drops }, [fix.c, old.c]);
     expect(out.map((c) => c.doc.refId)).toEqual(['fix']);
-    expect(dropped(drops)).toEqual([['old', 'superseded']]);
+    expect(dropped(drops)).toEqual([['old', 'superseded', 'overturned']]);
   });
 
   it('a learned rule the cases refuted: refuted', async () => {

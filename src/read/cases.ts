@@ -47,7 +47,7 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   // Earlier cases whose answer a later case of their cause replaced leave first (supersede.ts).
   const superseded = supersededCases([...episodes.values()], (a, b) => all0.get(a)?.includes(b) ?? false);
   const live = withoutSuperseded(candidates, superseded);
-  drops?.step('superseded', candidates, DropLog.ids(live));
+  drops?.step('superseded', candidates, DropLog.ids(live), 'replaced');
   const groups = superseded.by.size === 0 ? all0 : causeGroups(cases.filter((c) => !superseded.by.has(c.doc.refId)), causeOf, (t) => vectors.get(t));
   const s = standout(live);
   const collapsed = s ? collapseBehindStandout(live, causeOf, s) : live;
@@ -55,7 +55,7 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   const ranked = correctionsAboveOverturned(withCounts(collapsed, groups), (id) => episodes.get(id));
   // The earlier cases the closest correction overturned leave for this query (overturned.ts).
   const kept = withoutOverturned(ranked, (id) => episodes.get(id));
-  drops?.step('superseded', ranked, DropLog.ids(kept));
+  drops?.step('superseded', ranked, DropLog.ids(kept), 'overturned');
   return kept;
 }
 

@@ -11,6 +11,7 @@
  * Among copies the window one wins, then the higher `final`, then the earlier input position.
  */
 import type { ContextConfig } from '../core/config.js';
+import { liftsOf } from './lifts.js';
 import type { Candidate, ScoreBreakdown } from './types.js';
 
 export type DedupePolicy = ContextConfig['merge_policy']['dedupe'];
@@ -50,11 +51,7 @@ function mergeScores(keep: ScoreBreakdown, other: ScoreBreakdown): ScoreBreakdow
     confidence: top.confidence,
     rerank: top.rerank ?? low.rerank,
     outcome: top.outcome ?? null,
-    ...(top.graph != null ? { graph: top.graph } : {}),
-    ...(top.superseded != null ? { superseded: top.superseded } : {}),
-    ...(top.corrected != null ? { corrected: top.corrected } : {}),
-    ...(top.situation != null ? { situation: top.situation } : {}),
-    ...(top.findings != null ? { findings: top.findings } : {}),
+    ...liftsOf(top),
     final: top.final,
     // A weak match (floor.ts) is the query's verdict on the semantic find: the merged item shows that find's evidence
     // whichever copy's score it keeps, so it stays marked when either copy was.

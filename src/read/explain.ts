@@ -10,7 +10,7 @@
  *                (situation.ts)
  *   refuted    — a learned rule the closed cases contradicted at least as often as they supported it (refuted.ts)
  *   superseded — a closed case a later case of its cause replaced (supersede.ts) or the closest correction
- *                overturned (overturned.ts), or a learned rule drawn only from cases a later one replaced
+ *                overturned (overturned.ts), or a learned rule drawn only from such cases; `by` says which
  *   standout   — a look-alike case of another cause behind one closed case that clearly stands out: the
  *                strongest look-alike stays as the alternative, the rest leave (standout.ts)
  *   dedupe     — a copy of another candidate (same content hash / source), merged into it
@@ -21,11 +21,21 @@
  * Off by default: the list is cheap to build, but it carries a text excerpt per dropped candidate.
  */
 import type { RetrievedItem } from '../ports/storage.js';
+import { liftsOf, withoutLifts } from './lifts.js';
 import type { Candidate, ContextItem, ScoreBreakdown } from './types.js';
 
 /** The steps over closed cases (case-steps.ts) drop by `situation`, `refuted`, `superseded` and `standout`. */
-export type DropReason = 'budget' | 'dedupe' | 'conflict' | 'mmr' | 'floor' | 'validity' | CaseDropReason;
-export type CaseDropReason = 'situation' | 'refuted' | 'superseded' | 'standout';
+export const CASE_DROP_REASONS = ['situation', 'refuted', 'superseded', 'standout'] as const;
+export const DROP_REASONS = ['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity', ...CASE_DROP_REASONS] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+export type CaseDropReason = (typeof CASE_DROP_REASONS)[number];
+/**
+ * What left a case out as `superseded`: a later case of its cause replaced it (supersede.ts), or the closest
+ * correction overturned its cause (overturned.ts). A learned rule drawn only from such cases leaves with them, by
+ * the same.
+ */
+export const SUPERSEDED_BY = ['replaced', 'overturned'] as const;
+export type SupersededBy = (typeof SUPERSEDED_BY)[number];
 /** What a step over closed cases reports: the candidates that went in, and the ids of those that came out. */
 export type CaseDrops = Pick<DropLog, 'step'>;
 
@@ -35,6 +45,8 @@ export interface DroppedItem {
   /** The start of the candidate's text (at most EXCERPT_CHARS characters). */
   text: string;
   reason: DropReason;
+  /** `superseded` only: replaced or overturned (SupersededBy). */
+  by?: SupersededBy | undefined;
   scores: ScoreBreakdown;
 }
 
@@ -53,14 +65,14 @@ export class DropLog {
 
   constructor(private readonly scrub?: ((text: string) => string) | undefined) {}
 
-  /** Records every candidate of `before` whose record id is not among `keptIds`. */
-  step(reason: DropReason, before: readonly Candidate[], keptIds: Iterable<string>): void {
+  /** Records every candidate of `before` whose record id is not among `keptIds` (`by`: what superseded them). */
+  step(reason: DropReason, before: readonly Candidate[], keptIds: Iterable<string>, by?: SupersededBy): void {
     const kept = new Set(keptIds);
     for (const c of before) {
       const id = c.doc.refId;
       if (kept.has(id) || this.dropped.has(id)) continue;
       const text = c.doc.text.length > EXCERPT_CHARS ? `${c.doc.text.slice(0, EXCERPT_CHARS - 1)}…` : c.doc.text;
-      this.dropped.set(id, { id, kind: c.doc.kind, text: this.scrub ? this.scrub(text) : text, reason, scores: c.scores });
+      this.dropped.set(id, { id, kind: c.doc.kind, text: this.scrub ? this.scrub(text) : text, reason, ...(by ? { by } : {}), scores: c.scores });
     }
   }
 
@@ -88,9 +100,8 @@ export class DropLog {
 /** What the retrieval record keeps of each item handed out: enough to say later why it was recalled. */
 export function retrievedItems(items: readonly ContextItem[]): RetrievedItem[] {
   return items.map((i) => {
-    const { weak, graph, superseded, corrected, situation, findings, ...scores } = i.scores;
+    const { weak, ...scores } = withoutLifts(i.scores);
     // A weak match (floor.ts) is kept as 1, the record's scores being numbers; the lifts only where they applied.
-    const lifts = { ...(graph != null ? { graph } : {}), ...(superseded != null ? { superseded } : {}), ...(corrected != null ? { corrected } : {}), ...(situation != null ? { situation } : {}), ...(findings != null ? { findings } : {}) };
-    return { id: i.id, kind: i.kind, section: i.section, scores: { ...scores, outcome: scores.outcome ?? null, ...lifts, ...(weak ? { weak: 1 } : {}) } };
+    return { id: i.id, kind: i.kind, section: i.section, scores: { ...scores, outcome: scores.outcome ?? null, ...liftsOf(i.scores), ...(weak ? { weak: 1 } : {}) } };
   });
 }

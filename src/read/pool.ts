@@ -43,19 +43,3 @@ export const CONTEXT_HEAD_TOP_K = CALIBRATION_DEPTH / 4;
 export function calibrationHead(hits: readonly DocHit[], depth = CALIBRATION_DEPTH): number[] {
   return hits.map((h) => h.score).sort((a, b) => b - a).slice(0, depth);
 }
-
-/**
- * Candidates first, then the `deep` ones (found only past CALIBRATION_DEPTH in every signal), each part in its own
- * order: what the deeper pool of a larger k adds comes after what a smaller k finds.
- */
-export function headFirst<C extends { doc: { docId?: number | undefined } }>(ranked: readonly C[], deep: ReadonlySet<number>): C[] {
-  if (deep.size === 0) return [...ranked];
-  const { head, tail } = splitDeep(ranked, deep);
-  return [...head, ...tail];
-}
-
-/** The candidates of `ranked` found only past CALIBRATION_DEPTH (`deep`), and the others, each part in its own order. */
-export function splitDeep<C extends { doc: { docId?: number | undefined } }>(ranked: readonly C[], deep: ReadonlySet<number>): { head: C[]; tail: C[] } {
-  const isDeep = (c: C) => c.doc.docId !== undefined && deep.has(c.doc.docId);
-  return { head: ranked.filter((c) => !isDeep(c)), tail: ranked.filter(isDeep) };
-}

@@ -16,6 +16,7 @@ import type { ScopeFilter, Storage } from '../ports/storage.js';
 import type { ConflictJudge } from './conflicts.js';
 import type { FactPolicy } from '../core/predicates.js';
 import type { DroppedItem } from './explain.js';
+import type { ScoreLifts } from './lifts.js';
 
 export interface ReadDeps {
   storage: Storage;
@@ -37,8 +38,12 @@ export interface ReadDeps {
   factPolicy?: FactPolicy | undefined;
 }
 
-/** Every signal that went into an item's score; null where the signal did not apply. */
-export interface ScoreBreakdown {
+/**
+ * Every signal that went into an item's score; null where the signal did not apply. The named parts after the
+ * weighted sum (the lifts: graph, superseded, corrected, situation, findings) are listed once, in lifts.ts:
+ * final = (weighted signals + outcome) · kind boost + the lifts.
+ */
+export interface ScoreBreakdown extends ScoreLifts {
   /** Normalised vector evidence in 0..1 (see fuse.ts). */
   vector: number | null;
   /** Normalised lexical evidence in 0..1 (see fuse.ts). */
@@ -52,35 +57,6 @@ export interface ScoreBreakdown {
   rerank: number | null;
   /** Episodes: the outcome bonus added to the score (see outcome.ts); absent or null for other kinds. */
   outcome?: number | null | undefined;
-  /**
-   * Closed cases: what `final` rose by when a later case replaced this case's earlier ones and it took their best
-   * score (supersede.ts); absent or null otherwise.
-   */
-  superseded?: number | null | undefined;
-  /**
-   * Closed cases: what `final` rose by when this case's correction overturned an earlier case's cause and it ranks
-   * just above that case (corrected.ts); absent or null otherwise.
-   */
-  corrected?: number | null | undefined;
-  /**
-   * Episodes: what `final` fell by (negative) when the query states a change or a symptom pattern this episode's
-   * situation contradicts, and it was placed just below the best episode whose situation matches the query
-   * (situation.ts `behindMatching`); absent or null otherwise. The situation's scaling of relevance
-   * (CHANGE_MISMATCH, PATTERN_MISMATCH) is part of `relevance` (and of the outcome bonus, which scales with it),
-   * not of this field. With `graph`, `superseded`, `corrected` and `findings`, the changes made after the weighted sum:
-   * final = (weighted signals + outcome) · kind boost + graph + superseded + corrected + situation + findings.
-   */
-  situation?: number | null | undefined;
-  /**
-   * Closed cases: what `final` moved by (up or down) when the cases were reordered by how near the query is to what
-   * each case's investigation found and took the scores of their new places (findings.ts); absent or null otherwise.
-   */
-  findings?: number | null | undefined;
-  /**
-   * Events: what `final` rose by when a relation the query asks for precisely (graph.ts) names this memory as its
-   * support and it ranks ahead of every other candidate (graph-support.ts); absent or null otherwise.
-   */
-  graph?: number | null | undefined;
   final: number;
   /**
    * Present (true) when the query met the relevance floor only weakly (floor.ts): no memory shares a word with it or

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../src/surfaces/http/server.test-support.js';
 import type { LaunchedBrowser } from './browser.js';
-import { browserGate, logIn, openInspector, openView, screenshot, seriousViolations, startInspectorServer, tabTo } from './support.js';
+import { browserGate, logIn, openInspector, openView, screenshot, seedClosedCases, seriousViolations, startInspectorServer, tabTo } from './support.js';
 
 const { skip, missing } = browserGate();
 
@@ -183,12 +183,7 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
       { task_id: 'relay-1', report: 'Invoice emails bounced overnight.', cause: 'The invoice mail relay in Dublin refused the connections.' },
       { task_id: 'relay-2', report: 'Invoice emails bounced again overnight.', cause: 'The invoice mail relay moved to Frankfurt, so the Dublin address refused the connections.' },
     ];
-    for (const i of incidents) {
-      const scope = { user_id: 'carol', session_id: `s-${i.task_id}`, task_id: i.task_id };
-      const retrieval = (await call('POST', '/v1/context', { query: i.report, scope: { user_id: 'carol' }, task_id: i.task_id })).retrieval_id as string;
-      await call('POST', '/v1/events/batch', { events: [{ ...scope, type: 'message', actor: 'user', content: i.report }] });
-      await call('POST', '/v1/outcomes', { retrieval_id: retrieval, outcome: 'FAILURE', root_cause: i.cause });
-    }
+    await seedClosedCases({ t, call }, incidents, { user_id: 'carol' });
     await openView(page, 'Retrieval playground');
     const form = page.getByRole('form', { name: 'Context request' });
     await form.getByLabel('Query').fill('invoice emails bounce: the mail relay refused the connections');
@@ -198,7 +193,10 @@ describe.skipIf(skip)('inspector: retrieval log, audit log, dropped items', () =
     await form.getByRole('button', { name: 'Run getContext' }).click();
     const chip = page.getByTestId('pg-dropped').locator('.badge.reason-superseded');
     await chip.waitFor();
-    expect(await chip.getAttribute('title')).toMatch(/later case replaced it/);
+    // Which of the two: a later case replaced it (`by`), not a correction overturned it.
+    const title = await chip.getAttribute('title');
+    expect(title).toMatch(/later case of its cause replaced it/);
+    expect(title).not.toMatch(/overturned/);
     await expectAccessible();
     await page.getByRole('heading', { name: /^Dropped/ }).scrollIntoViewIfNeeded();
     await screenshot(page, '17-playground-dropped-superseded');

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../src/surfaces/http/server.test-support.js';
 import type { LaunchedBrowser } from './browser.js';
-import { browserGate, openInspector, openView, screenshot, seriousViolations, startInspectorServer } from './support.js';
+import { browserGate, openInspector, openView, screenshot, seedClosedCases, seriousViolations, startInspectorServer } from './support.js';
 
 const { skip, missing } = browserGate();
 
@@ -28,19 +28,7 @@ describe.skipIf(skip)('inspector: the score breakdown names what the situation s
   beforeAll(async () => {
     const server = await startInspectorServer(missing);
     t = server.t;
-    for (const [i, r] of ROUNDS.entries()) {
-      const task_id = `round-${i + 1}`;
-      await t.tm.memory.flush();
-      const ctx = await server.call('POST', '/v1/context', { query: r.report, task_id, episodic_window: { mode: 'none', n: 0 } });
-      await server.call('POST', '/v1/events/batch', {
-        events: [
-          { task_id, type: 'message', actor: 'user', content: r.report },
-          { task_id, type: 'observation', actor: 'agent', content: r.note },
-        ],
-      });
-      await server.call('POST', '/v1/outcomes', { retrieval_id: ctx.retrieval_id, outcome: r.outcome, root_cause: r.cause });
-    }
-    await t.tm.memory.flush();
+    await seedClosedCases(server, ROUNDS.map((r, i) => ({ ...r, task_id: `round-${i + 1}` })));
     ({ b, page } = await openInspector(t.url, server.keyA));
   }, 120_000);
 

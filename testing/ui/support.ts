@@ -144,3 +144,31 @@ export async function openInspector(baseUrl: string, key: string): Promise<{ b: 
   await logIn(page, baseUrl, key);
   return { b, page };
 }
+
+/** A closed case as an agent leaves one: its report, what it noted on the way, and the root cause it recorded. */
+export interface ClosedCase {
+  task_id: string;
+  report: string;
+  /** An observation logged after the report. */
+  note?: string;
+  cause: string;
+  /** Default FAILURE. */
+  outcome?: string;
+}
+
+/**
+ * Closes each case in turn through the REST API, as an agent does: retrieve for its report (no episodic window),
+ * log the report (and the note), record the outcome with its root cause; the store is flushed between cases, so
+ * each one is indexed before the next retrieves. With `user_id`, the cases are that user's, each in a session of its own.
+ */
+export async function seedClosedCases(server: Pick<InspectorServer, 't' | 'call'>, cases: readonly ClosedCase[], who: { user_id?: string } = {}): Promise<void> {
+  for (const c of cases) {
+    await server.t.tm.memory.flush();
+    const scope = { ...(who.user_id ? { user_id: who.user_id, session_id: `s-${c.task_id}` } : {}), task_id: c.task_id };
+    const ctx = await server.call('POST', '/v1/context', { query: c.report, ...(who.user_id ? { scope: { user_id: who.user_id } } : {}), task_id: c.task_id, episodic_window: { mode: 'none', n: 0 } });
+    const notes = c.note ? [{ ...scope, type: 'observation', actor: 'agent', content: c.note }] : [];
+    await server.call('POST', '/v1/events/batch', { events: [{ ...scope, type: 'message', actor: 'user', content: c.report }, ...notes] });
+    await server.call('POST', '/v1/outcomes', { retrieval_id: ctx.retrieval_id, outcome: c.outcome ?? 'FAILURE', root_cause: c.cause });
+  }
+  await server.t.tm.memory.flush();
+}

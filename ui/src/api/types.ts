@@ -10,6 +10,9 @@ type Schemas = components['schemas'];
 /** The event types and document kinds, from the engine's own data model (one list for the engine and the inspector). */
 export { DOC_KINDS, EVENT_TYPES, type DocKind, type EventType } from '../../../src/core/types';
 
+/** The score breakdown's named parts after the weighted sum, from the engine's registry (one list for both). */
+export { LIFT_NAMES, LIFTS, type Lift } from '../../../src/read/lifts';
+
 
 export type MemoryEvent = Schemas['Event'];
 

@@ -3,22 +3,18 @@
  * what a read step took off the final score such as `situation`, as a bar of another colour), and a weak match
  * flagged; and the "weak match" badge an item's heading carries.
  */
-import type { ScoreBreakdown } from '../api/types';
+import { LIFT_NAMES, LIFTS, type ScoreBreakdown } from '../api/types';
 
 /** Fusion inputs first, then the fused relevance and its weights' other signals, then the reranker's, then the lifts after the weighted sum. */
-const ORDER = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', 'graph', 'superseded', 'corrected', 'situation', 'findings'];
+const ORDER: readonly string[] = ['vector', 'lexical', 'relevance', 'recency', 'importance', 'confidence', 'outcome', 'rerank', ...LIFT_NAMES];
 const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
 
 const WEAK_WHY = 'kept only because nothing closer was found';
 
-/** What the changes made after the weighted sum mean (the engine's ScoreBreakdown): shown as the label's tooltip. */
+/** What the outcome bonus and the changes made after the weighted sum mean (the engine's registry, lifts.ts): shown as the label's tooltip. */
 const WHY: Record<string, string> = {
   outcome: 'the outcome bonus: a failed or corrected case relevant to the query teaches most',
-  graph: 'what the final score rose by: it supports a relation the query asks for',
-  superseded: 'what the final score rose by: it replaced earlier cases and took their best score',
-  corrected: 'what the final score rose by: its correction overturned an earlier case, which it now ranks just above',
-  situation: "what the final score fell by: its situation contradicts the change or pattern the query states, so it ranks just below the best episode that matches",
-  findings: 'what the final score moved by when the closed cases were reordered by how near the query is to what each investigation found',
+  ...Object.fromEntries(LIFT_NAMES.map((k) => [k, LIFTS[k].description])),
 };
 
 /**

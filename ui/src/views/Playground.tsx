@@ -202,11 +202,19 @@ const REASONS: Record<string, string> = {
   validity: 'no version of it is valid at the read time',
   situation: 'its situation contradicts what the query states',
   refuted: 'a learned rule the cases refuted',
-  superseded: 'a later case replaced it, a closer correction overturned it, or a rule drawn only from replaced cases',
+  superseded: 'a later case replaced it, a closer correction overturned it, or a rule drawn only from such cases',
   standout: 'a look-alike behind a case that stands out',
   conflict: 'the stale side of a conflict',
   budget: 'did not fit the token budget',
 };
+
+/** A `superseded` drop says which (`by`); a learned rule leaves with the cases it was drawn from. */
+const SUPERSEDED_BY: Record<string, string> = {
+  replaced: 'a later case of its cause replaced it (a rule: the cases it was drawn from)',
+  overturned: 'the closest correction overturned its cause (a rule: that of the cases it was drawn from)',
+};
+
+const whyDropped = (d: NonNullable<ContextResult['dropped_items']>[number]) => (d.by ? SUPERSEDED_BY[d.by] : undefined) ?? REASONS[d.reason];
 
 function DroppedItems({ dropped }: { dropped: NonNullable<ContextResult['dropped_items']> }) {
   const byReason = new Map<string, number>();
@@ -224,10 +232,10 @@ function DroppedItems({ dropped }: { dropped: NonNullable<ContextResult['dropped
           {dropped.map((d) => (
             <li key={d.id} data-testid="pg-dropped">
               <div className="ihead">
-                <span className={`badge reason-${d.reason}`} title={REASONS[d.reason]}>
+                <span className={`badge reason-${d.reason}`} title={whyDropped(d)}>
                   {d.reason}
                 </span>{' '}
-                <span className="badge muted">{d.kind}</span> <span className="rid"><ItemLink id={d.id} /></span> <span className="hint">{REASONS[d.reason]}</span>
+                <span className="badge muted">{d.kind}</span> <span className="rid"><ItemLink id={d.id} /></span> <span className="hint">{whyDropped(d)}</span>
                 <span className="score">final {d.scores.final.toFixed(3)}</span>
               </div>
               <p>{d.text || <em className="hint">(no text)</em>}</p>

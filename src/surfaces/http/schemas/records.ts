@@ -7,6 +7,8 @@ import { GraphHitSchema } from './graph.js';
 import { ACTORS, DOC_KINDS, EVENT_TYPES, FACT_KINDS, PII_KINDS } from '../../../core/types.js';
 import { ERROR_CODES } from '../../../core/errors.js';
 import { BACKUP_KINDS } from '../../../io/backup-format.js';
+import { DROP_REASONS, SUPERSEDED_BY } from '../../../read/explain.js';
+import { LIFT_NAMES, LIFTS, type Lift } from '../../../read/lifts.js';
 import { JsonValue } from './json.js';
 
 const JsonSchema = JsonValue;
@@ -100,6 +102,13 @@ export const RememberResultSchema = z
   })
   .openapi('RememberResult');
 
+/** The breakdown's lifts (read/lifts.ts), each with its registry description. */
+const liftFields = Object.fromEntries(LIFT_NAMES.map((k) => [k, liftField(k)])) as { [K in Lift]: ReturnType<typeof liftField> };
+
+function liftField(k: Lift) {
+  return z.number().nullable().optional().openapi({ description: LIFTS[k].description });
+}
+
 export const scoreBreakdown = z
   .object({
     vector: z.number().nullable(),
@@ -110,34 +119,7 @@ export const scoreBreakdown = z
     confidence: z.number().nullable(),
     rerank: z.number().nullable(),
     outcome: z.number().nullable().optional().openapi({ description: 'episodes: the outcome bonus in the score' }),
-    superseded: z
-      .number()
-      .nullable()
-      .optional()
-      .openapi({ description: "closed cases: what the final score rose by when a later case replaced this case's earlier ones and took their best score" }),
-    corrected: z
-      .number()
-      .nullable()
-      .optional()
-      .openapi({ description: "closed cases: what the final score rose by when this case's correction overturned an earlier case's cause and ranks just above it" }),
-    situation: z
-      .number()
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "episodes: what the final score fell by (negative) when the query states a change or symptom pattern this episode's situation contradicts and it was placed just below the best episode that matches",
-      }),
-    findings: z
-      .number()
-      .nullable()
-      .optional()
-      .openapi({ description: "closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found" }),
-    graph: z
-      .number()
-      .nullable()
-      .optional()
-      .openapi({ description: 'events: what the final score rose by when a relation the query asks for precisely names this memory as its support and it ranks ahead of the rest' }),
+    ...liftFields,
     final: z.number(),
     weak: z.boolean().optional().openapi({ description: 'the query met the relevance floor only weakly: one of a few best memories, not a confident match' }),
   })
@@ -220,9 +202,12 @@ export const ContextResultSchema = z
           id: z.string(),
           kind: z.enum(DOC_KINDS),
           text: z.string().openapi({ description: 'the start of its text (at most 200 characters)' }),
-          reason: z.enum(['budget', 'dedupe', 'conflict', 'mmr', 'floor', 'validity', 'situation', 'refuted', 'superseded', 'standout']).openapi({
+          reason: z.enum(DROP_REASONS).openapi({
             description:
-              'the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from replaced cases), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget',
+              'the step that left it out: validity (no version valid at read time), floor (below the relevance floor), situation (an episode whose situation contradicts the query), refuted (a learned rule the cases refuted), superseded (a case a later case replaced or a closer correction overturned, or a rule drawn only from such cases: see by), standout (a look-alike behind a case that stands out), dedupe, mmr, conflict, budget',
+          }),
+          by: z.enum(SUPERSEDED_BY).optional().openapi({
+            description: 'superseded only: replaced (a later case of its cause replaced the case) or overturned (the closest correction overturned its cause); for a learned rule, what happened to the cases it was drawn from',
           }),
           scores: scoreBreakdown,
         }),

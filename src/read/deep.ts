@@ -1,0 +1,52 @@
+/**
+ * The deep candidates: those found only past CALIBRATION_DEPTH in every signal (pool.ts), which only the deeper
+ * pool of a larger k reaches (search's k, getContext's top_k over CONTEXT_HEAD_TOP_K). They rank after the others,
+ * and the steps that read the head (floor, reranker, expansion, graph, cases) leave them alone; they join after
+ * those steps, so that asking for more results only adds results after the ones a smaller k returns
+ * (docs/benchmarks.md, "k-stable").
+ */
+import { aboveFloor, queryStems, type RelevanceFloor } from './floor.js';
+import { DropLog } from './explain.js';
+import type { Candidate } from './types.js';
+
+type WithDocId = { doc: { docId?: number | undefined } };
+
+/** The candidates of `ranked` found only past CALIBRATION_DEPTH (`deep`), and the others, each part in its own order. */
+export function splitDeep<C extends WithDocId>(ranked: readonly C[], deep: ReadonlySet<number>): { head: C[]; tail: C[] } {
+  const isDeep = (c: C) => c.doc.docId !== undefined && deep.has(c.doc.docId);
+  return { head: ranked.filter((c) => !isDeep(c)), tail: ranked.filter(isDeep) };
+}
+
+/**
+ * Candidates first, then the `deep` ones, each part in its own order: what the deeper pool of a larger k adds
+ * comes after what a smaller k finds.
+ */
+export function headFirst<C extends WithDocId>(ranked: readonly C[], deep: ReadonlySet<number>): C[] {
+  if (deep.size === 0) return [...ranked];
+  const { head, tail } = splitDeep(ranked, deep);
+  return [...head, ...tail];
+}
+
+/** What getContext's join of the deep candidates reads. */
+export interface DeepJoin {
+  floor: RelevanceFloor;
+  query: string;
+  queryVector: Float32Array | undefined;
+  /** Vectors by content hash (SemanticCandidates.vectors). */
+  vectors: ReadonlyMap<string, Float32Array>;
+  /** With `explain: true`: a deep candidate below the floor is dropped by `floor`. */
+  drops?: Pick<DropLog, 'step'> | undefined;
+}
+
+/**
+ * getContext: the deep candidates (`tail`) that pass the floor's item test and are not among `semantic` already,
+ * marked `deep`; none when nothing of the head was kept.
+ */
+export function joinDeep(tail: readonly Candidate[], semantic: readonly Candidate[], j: DeepJoin): Candidate[] {
+  if (tail.length === 0 || semantic.length === 0) return [];
+  const q = { stems: queryStems(j.query), vector: j.queryVector };
+  const present = new Set(semantic.map((c) => c.doc.refId));
+  const out = tail.filter((c) => !present.has(c.doc.refId) && (!j.floor.enabled || aboveFloor(j.floor, q, c.doc.text, j.vectors.get(c.doc.contentHash))));
+  j.drops?.step('floor', tail, DropLog.ids(out));
+  return out.map((c) => ({ ...c, deep: true }));
+}
