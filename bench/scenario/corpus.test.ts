@@ -3,7 +3,8 @@
  * disjoint and balanced across domains, and every scenario exercises what the learning claims — a recurring
  * cause, a red herring, a correction, and rounds an earlier round taught. `tune2` is further tuning material in
  * other domains (kept apart so the established tune figures stay comparable); `tune3` is more of it, mostly in the
- * domains the evaluation half scores worst on, plus one domain no other set uses. Both obey the same rules.
+ * domains the evaluation half scores worst on, plus one domain no other set uses; `tune4` is six more, written before
+any tuning on them, with topics and wordings no other set has. All obey the same rules.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { teachingRounds } from './learnable.js';
 
 const CORPUS = join(import.meta.dirname, 'corpus');
 
-async function half(name: 'tune' | 'eval' | 'tune2' | 'tune3'): Promise<Array<{ file: string; s: Scenario }>> {
+async function half(name: 'tune' | 'eval' | 'tune2' | 'tune3' | 'tune4'): Promise<Array<{ file: string; s: Scenario }>> {
   return Promise.all(corpusFiles(join(CORPUS, name)).map(async (file) => ({ file, s: await loadScenarioFile(file) })));
 }
 
@@ -61,8 +62,28 @@ describe('scenario corpus', () => {
     expect(extra.filter((x) => !known.has(domainOf(x.s))).length).toBeGreaterThanOrEqual(1);
   });
 
+  it('the fourth tuning set shares no scenario, topic or bug report with the others and spans the issue\'s domains and a new one', async () => {
+    const extra = await half('tune4');
+    expect(extra.length).toBeGreaterThanOrEqual(6);
+    const others = [...(await half('tune')), ...(await half('eval')), ...(await half('tune2')), ...(await half('tune3'))];
+    expect(extra.filter((x) => others.some((o) => o.s.name === x.s.name))).toEqual([]);
+    // No report or root cause is copied from another set.
+    const texts = new Set(others.flatMap((o) => o.s.rounds.flatMap((r) => [r.bug_report, r.actual_root_cause])));
+    expect(extra.flatMap((x) => x.s.rounds.filter((r) => texts.has(r.bug_report) || texts.has(r.actual_root_cause)).map((r) => `${x.s.name} ${r.round_num}`))).toEqual([]);
+    const domains = new Set(extra.map((x) => domainOf(x.s)));
+    for (const d of ['security alerts', 'coding-agent build and test failures', 'customer-support escalations', 'data-pipeline incidents', 'personal-assistant preferences and plans']) {
+      expect(domains.has(d), d).toBe(true);
+    }
+    const known = new Set(others.map((o) => domainOf(o.s)));
+    expect(extra.filter((x) => !known.has(domainOf(x.s))).length).toBeGreaterThanOrEqual(1);
+    // Six rounds each name their teachers (all but round 1, the first red herring and the first correction), and both shapes of the other sets are used (a second correction, a red herring tested again).
+    for (const { file, s } of extra) expect(s.rounds.filter((r) => (r.taught_by ?? []).length > 0).length, file).toBeGreaterThanOrEqual(6);
+    const shapes = new Set(extra.map((x) => x.s.rounds.filter((r) => r.round_label === 'CORRECTION').length));
+    expect(shapes).toEqual(new Set([1, 2]));
+  });
+
   it('every scenario has a red herring, a correction and at least half its later rounds taught by earlier ones', async () => {
-    for (const { file, s } of [...(await half('tune')), ...(await half('eval')), ...(await half('tune2')), ...(await half('tune3'))]) {
+    for (const { file, s } of [...(await half('tune')), ...(await half('eval')), ...(await half('tune2')), ...(await half('tune3')), ...(await half('tune4'))]) {
       const labels = s.rounds.map((r) => r.round_label);
       expect(labels, file).toContain('RED HERRING');
       expect(labels, file).toContain('CORRECTION');
