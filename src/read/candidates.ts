@@ -17,7 +17,7 @@ import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type FuseInput, type Fused, type VectorCalibration } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
-import { LENGTH_TOP, lexicalReliability, standoutWeights } from './reliability.js';
+import { corroborated, LENGTH_TOP, lexicalReliability, standoutWeights } from './reliability.js';
 import { cosine } from '../learn/vector.js';
 import { kindBoost, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
@@ -286,6 +286,8 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const length = new Map(docs.map((d) => [d.docId, d.text.length]));
   const lengths = (hs: readonly DocHit[]) => hs.slice(0, LENGTH_TOP).flatMap((h) => length.get(h.docId) ?? []);
   const lexicalWeight = useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1;
+  // Under length flooding only, and not in a conversation between people (the LoCoMo shape, tuned apart): see fuse.ts `agreed`.
+  const agreed = useLexical && useVector && lexicalWeight < 1 && !src.conversational ? corroborated(mainLexHits, vecHits) : undefined;
   return {
     lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
     lexicalCeiling: lexicalCeiling(src.termBest),
@@ -294,6 +296,8 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     vectorPool: useVector ? calibrationHead(vecHits) : undefined,
     vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     lexicalWeight,
+    // A memory that only asks (every sentence a question) agrees with the query's form and topic, not its answer.
+    agreed: agreed && agreed.size > 0 ? new Set(docs.filter((d) => agreed.has(d.docId) && statementProfile(d.text).questionShare < 1).map((d) => d.docId)) : undefined,
     standoutWeight: useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight) : undefined,
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability, STANDOUT_LENGTH_POWER, standoutReliability } from './reliability.js';
+import { AGREEMENT_TOP, corroborated, LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability, STANDOUT_LENGTH_POWER, standoutReliability } from './reliability.js';
 
 describe('lengthRatio', () => {
   it('is the lexical head mean length over the vector head mean length', () => {
@@ -75,5 +75,18 @@ describe('standoutReliability', () => {
         expect(ws).toBeLessThanOrEqual(1);
       }),
     );
+  });
+});
+
+describe('corroborated', () => {
+  const hits = (...ids: number[]) => ids.map((docId, i) => ({ docId, score: 10 - i }));
+
+  it('is the memories both lists rank in their first n hits, read by score', () => {
+    expect([...corroborated(hits(1, 2, 3, 4), hits(4, 9, 1), 3)].sort()).toEqual([1]);
+    expect([...corroborated(hits(1, 2, 3, 4), hits(4, 9, 1), 4)].sort()).toEqual([1, 4]);
+    // Order of the input does not matter, the score does.
+    expect([...corroborated([...hits(1, 2, 3, 4)].reverse(), hits(4, 9, 1), 3)]).toEqual([1]);
+    expect(corroborated([], hits(1)).size).toBe(0);
+    expect(AGREEMENT_TOP).toBe(10);
   });
 });

@@ -83,3 +83,17 @@ export function standoutWeights(docs: readonly { docId: number; text: string }[]
   const shared = (text: string) => new Set(words(text).filter((x) => asked.has(x))).size;
   return new Map(docs.map((d) => [d.docId, shared(d.text) >= STANDOUT_MIN_SHARED ? standoutReliability(w, d.text.length, lexicalHeadLengths) : w]));
 }
+
+/** How many hits of each list a memory must be among for the other signal to vouch for its lexical evidence (`corroborated`). */
+export const AGREEMENT_TOP = 10;
+
+/**
+ * Memories both signals rank in their first AGREEMENT_TOP hits (by score). Under length flooding the lexical weight w
+ * says the lexical ranking is read from length more than from the question; a memory the vector signal also ranks
+ * near the top is a lexical hit that meaning confirms (fuse.ts `agreed`: it keeps part of its unweighted share).
+ */
+export function corroborated(lexicalHits: readonly { docId: number; score: number }[], vectorHits: readonly { docId: number; score: number }[], n = AGREEMENT_TOP): Set<number> {
+  const top = (hs: readonly { docId: number; score: number }[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, n).map((h) => h.docId);
+  const vec = new Set(top(vectorHits));
+  return new Set(top(lexicalHits).filter((id) => vec.has(id)));
+}
