@@ -288,6 +288,8 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const lexicalWeight = useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1;
   // Under length flooding only, and not in a conversation between people (the LoCoMo shape, tuned apart): see fuse.ts `agreed`.
   const agreed = useLexical && useVector && lexicalWeight < 1 && !src.conversational ? corroborated(mainLexHits, vecHits) : undefined;
+  const states = (text: string) => statementProfile(text).questionShare < 1;
+  const relief = useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight, states) : undefined;
   return {
     lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
     lexicalCeiling: lexicalCeiling(src.termBest),
@@ -297,8 +299,9 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     lexicalWeight,
     // A memory that only asks (every sentence a question) agrees with the query's form and topic, not its answer.
-    agreed: agreed && agreed.size > 0 ? new Set(docs.filter((d) => agreed.has(d.docId) && statementProfile(d.text).questionShare < 1).map((d) => d.docId)) : undefined,
-    standoutWeight: useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight) : undefined,
+    agreed: agreed && agreed.size > 0 ? new Set(docs.filter((d) => agreed.has(d.docId) && states(d.text)).map((d) => d.docId)) : undefined,
+    standoutWeight: relief?.standout,
+    shareWeight: relief && relief.share.size > 0 ? relief.share : undefined,
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,

@@ -176,6 +176,13 @@ describe('lexical reliability weight', () => {
     expect(halved.get(2)!.lexical).toBe(0);
   });
 
+  it('weighs a doc listed in shareWeight by its own weight instead of the query\'s', () => {
+    const input = { lexical: new Map([[1, 6], [2, 6]]), lexicalCeiling: 12, lexicalWeight: 0.2 };
+    const fused = fuse([1, 2], { ...input, shareWeight: new Map([[1, 0.8]]) });
+    expect(fused.get(1)!.lexical).toBeCloseTo(0.4, 12);
+    expect(fused.get(2)!.lexical).toBeCloseTo(0.1, 12);
+  });
+
   it('keeps the evidence of a verbatim code-like token whole', () => {
     expect(lexicalEvidence(3, 12, 1, 0.1)).toBe(1);
   });

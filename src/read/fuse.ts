@@ -172,6 +172,8 @@ export interface FuseInput {
   lexicalPool?: readonly number[] | undefined;
   /** Per doc, the weight of its lexical standout (docs not listed: lexicalWeight). */
   standoutWeight?: ReadonlyMap<number, number> | undefined;
+  /** Per doc, the weight of its BM25 share (docs not listed: lexicalWeight; reliability.ts `standoutWeights`). */
+  shareWeight?: ReadonlyMap<number, number> | undefined;
   /** Memories both signals rank near the top under length flooding (reliability.ts `corroborated`): `agreed` above. */
   agreed?: ReadonlySet<number> | undefined;
 }
@@ -196,7 +198,7 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
     const w = input.lexicalWeight ?? 1;
     const ws = input.standoutWeight?.get(id) ?? w;
     const vouched = input.agreed?.has(id) && vector !== null ? agreedEvidence(lexicalEvidence(bm25 ?? 0, ceiling), vector) : 0;
-    const lexical = lexicalRan ? Math.max(lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), w, 0), clamp01(ws) * lexicalStandout(bm25 ?? 0, lexCal), vouched) : null;
+    const lexical = lexicalRan ? Math.max(lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.shareWeight?.get(id) ?? w, 0), clamp01(ws) * lexicalStandout(bm25 ?? 0, lexCal), vouched) : null;
     const concept = clamp01(input.concept?.get(id) ?? 0);
     const relevance = fuseEvidence(vector, lexical);
     out.set(id, { vector, lexical, relevance: concept > 0 && relevance !== null ? 1 - (1 - relevance) * (1 - concept) : relevance });
