@@ -12,11 +12,12 @@ import { faqCorpus } from './src/faq.js';
 import type { Corpus } from './src/format.js';
 import { longChatKinds, longChatsCorpus } from './src/long-chats.js';
 import { longTurnsCorpus, longTurnsKinds } from './src/long-turns.js';
+import { chatsRewordedCorpus, chatsRewordedKinds, longLexicalCorpus, longLexicalKinds } from './src/margins.js';
 import { sharedWordCorpus, sharedWordKinds } from './src/shared-word.js';
 import { tracesCorpus } from './src/traces.js';
 
 describe('bench corpora', () => {
-  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus, sharedWordCorpus]) {
+  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus, sharedWordCorpus, chatsRewordedCorpus, longLexicalCorpus]) {
     const built = make();
     it(`${built.name}: the committed file is what the generator writes, with evidence that exists and a frozen split`, () => {
       const committed = JSON.parse(readFileSync(join(import.meta.dirname, `${built.name}.json`), 'utf8')) as Corpus;
@@ -72,6 +73,36 @@ describe('bench corpora', () => {
     const assistant = corpus.docs.filter((d) => d.name === 'assistant');
     expect(Math.max(...user.map((d) => d.content!.length))).toBeLessThanOrEqual(300);
     expect(Math.min(...assistant.map((d) => d.content!.length))).toBeGreaterThan(600);
+  });
+
+  it('chats-reworded: tuning only, over assistant-chats, short user turns as evidence, every kind present', () => {
+    const corpus = chatsRewordedCorpus();
+    const byId = new Map(corpus.docs.map((d) => [d.id, d]));
+    expect(corpus.questions.every((q) => q.split === 'tune' && q.id.startsWith('tq'))).toBe(true);
+    expect(corpus.docs.slice(0, chatsCorpus().docs.length)).toEqual(chatsCorpus().docs);
+    expect(new Set(chatsRewordedKinds().values())).toEqual(new Set(['reworded', 'one-word', 'multi']));
+    for (const q of corpus.questions) {
+      for (const e of q.evidence) {
+        expect(byId.get(e)?.name).toBe('user');
+        expect(byId.get(e)!.content!.length).toBeLessThanOrEqual(300);
+      }
+    }
+  });
+
+  it('long-lexical: tuning only, over long-chats, long user turns (90–140 words) as evidence', () => {
+    const corpus = longLexicalCorpus();
+    const byId = new Map(corpus.docs.map((d) => [d.id, d]));
+    expect(corpus.questions.every((q) => q.split === 'tune' && q.id.startsWith('tq'))).toBe(true);
+    expect(corpus.docs.slice(0, longChatsCorpus().docs.length)).toEqual(longChatsCorpus().docs);
+    expect(new Set(longLexicalKinds().values())).toEqual(new Set(['single', 'multi', 'temporal', 'update']));
+    for (const q of corpus.questions) {
+      for (const e of q.evidence) {
+        const words = byId.get(e)!.content!.split(/\s+/).length;
+        expect(byId.get(e)?.name).toBe('user');
+        expect(words).toBeGreaterThanOrEqual(90);
+        expect(words).toBeLessThanOrEqual(140);
+      }
+    }
   });
 
   it('scores recall as the share of evidence in the first k', () => {

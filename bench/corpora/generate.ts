@@ -9,10 +9,11 @@ import { chatsCorpus } from './src/chats.js';
 import { faqCorpus } from './src/faq.js';
 import { longChatsCorpus } from './src/long-chats.js';
 import { longTurnsCorpus } from './src/long-turns.js';
+import { chatsRewordedCorpus, longLexicalCorpus } from './src/margins.js';
 import { sharedWordCorpus } from './src/shared-word.js';
 import { tracesCorpus } from './src/traces.js';
 
-for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus(), longTurnsCorpus(), sharedWordCorpus()]) {
+for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus(), longTurnsCorpus(), sharedWordCorpus(), chatsRewordedCorpus(), longLexicalCorpus()]) {
   for (const q of corpus.questions) {
     if (q.evidence.some((e) => e === undefined)) throw new RangeError(`${corpus.name} ${q.id}: evidence key without a memory`);
   }

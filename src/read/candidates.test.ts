@@ -94,4 +94,14 @@ describe('fusionInputs', () => {
     expect(input.standoutWeight?.get(1)).toBeGreaterThan(input.lexicalWeight!);
     expect(input.standoutWeight?.get(6)).toBe(input.lexicalWeight);
   });
+
+  it('marks the memories both signals rank near the top as agreed only under length flooding, outside a conversation, and not a memory that only asks', () => {
+    const long = (id: number) => makeDoc({ docId: id, contentHash: `l${id}`, text: `The deploy ${'failed again and again, '.repeat(60)}` });
+    const flooded = { docs: [...docs, long(4), long(5)], mainLexHits: [hit(4, 5), hit(5, 5), hit(1, 4), hit(2, 3)], lexHits: [hit(4, 5), hit(5, 5), hit(1, 4), hit(2, 3)], vecHits: [hit(1, 0.9), hit(2, 0.8)] };
+    const input = fusionInputs(query, sources(flooded));
+    expect(input.lexicalWeight).toBeLessThan(1);
+    expect([...(input.agreed ?? [])]).toEqual([1]);
+    expect(fusionInputs(query, sources({ ...flooded, conversational: true })).agreed).toBeUndefined();
+    expect(fusionInputs(query, sources({ mainLexHits: [hit(1, 4), hit(2, 3)], lexHits: [hit(1, 4), hit(2, 3)], vecHits: [hit(1, 0.9), hit(2, 0.8)] })).agreed).toBeUndefined();
+  });
 });

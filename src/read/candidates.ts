@@ -17,7 +17,7 @@ import type { DocHit, EventQuery, HydratedDocs, ScopeFilter, Storage } from '../
 import { calibrateVector, fuse, lexicalCeiling, vectorEvidence, type FuseInput, type Fused, type VectorCalibration } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { looksConversational } from './conversation.js';
-import { LENGTH_TOP, lexicalReliability, standoutWeights } from './reliability.js';
+import { corroborated, LENGTH_TOP, lexicalReliability, standoutWeights } from './reliability.js';
 import { cosine } from '../learn/vector.js';
 import { kindBoost, type RoutePlan } from './router.js';
 import { scoreCandidate } from './score.js';
@@ -286,6 +286,10 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const length = new Map(docs.map((d) => [d.docId, d.text.length]));
   const lengths = (hs: readonly DocHit[]) => hs.slice(0, LENGTH_TOP).flatMap((h) => length.get(h.docId) ?? []);
   const lexicalWeight = useLexical && useVector ? lexicalReliability(lengths(mainLexHits), lengths(vecHits)) : 1;
+  // Under length flooding only, and not in a conversation between people (the LoCoMo shape, tuned apart): see fuse.ts `agreed`.
+  const agreed = useLexical && useVector && lexicalWeight < 1 && !src.conversational ? corroborated(mainLexHits, vecHits) : undefined;
+  const states = (text: string) => statementProfile(text).questionShare < 1;
+  const relief = useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight, states) : undefined;
   return {
     lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
     lexicalCeiling: lexicalCeiling(src.termBest),
@@ -294,7 +298,10 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     vectorPool: useVector ? calibrationHead(vecHits) : undefined,
     vectorKeep: useVector && src.conversational ? questionForm(req.query, docs, req.questionDiscount ?? 0) : undefined,
     lexicalWeight,
-    standoutWeight: useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight) : undefined,
+    // A memory that only asks (every sentence a question) agrees with the query's form and topic, not its answer.
+    agreed: agreed && agreed.size > 0 ? new Set(docs.filter((d) => agreed.has(d.docId) && states(d.text)).map((d) => d.docId)) : undefined,
+    standoutWeight: relief?.standout,
+    shareWeight: relief && relief.share.size > 0 ? relief.share : undefined,
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,

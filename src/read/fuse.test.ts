@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calibrateLexical, calibrateVector, fuse, fuseEvidence, LEXICAL_STANDOUT, lexicalCeiling, lexicalEvidence, lexicalStandout, vectorEvidence } from './fuse.js';
+import { AGREED_SHARE, agreedEvidence, calibrateLexical, calibrateVector, fuse, fuseEvidence, LEXICAL_STANDOUT, lexicalCeiling, lexicalEvidence, lexicalStandout, vectorEvidence } from './fuse.js';
 
 /** A pool of n cosines spread evenly over [lo, hi]. */
 const spread = (n: number, lo: number, hi: number) => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / Math.max(1, n - 1));
@@ -176,6 +176,13 @@ describe('lexical reliability weight', () => {
     expect(halved.get(2)!.lexical).toBe(0);
   });
 
+  it('weighs a doc listed in shareWeight by its own weight instead of the query\'s', () => {
+    const input = { lexical: new Map([[1, 6], [2, 6]]), lexicalCeiling: 12, lexicalWeight: 0.2 };
+    const fused = fuse([1, 2], { ...input, shareWeight: new Map([[1, 0.8]]) });
+    expect(fused.get(1)!.lexical).toBeCloseTo(0.4, 12);
+    expect(fused.get(2)!.lexical).toBeCloseTo(0.1, 12);
+  });
+
   it('keeps the evidence of a verbatim code-like token whole', () => {
     expect(lexicalEvidence(3, 12, 1, 0.1)).toBe(1);
   });
@@ -258,5 +265,28 @@ describe('lexical standout', () => {
     expect(own.get(1)!.lexical!).toBeGreaterThan(5 * own.get(2)!.lexical!);
     // An ordinary hit does not stand out: a full standout weight leaves it near its weighed share.
     expect(own.get(3)!.lexical!).toBeLessThan(0.02);
+  });
+});
+
+describe('agreed memories under length flooding', () => {
+  it('keep part of their unweighted share, never above it nor above the vector evidence', () => {
+    expect(agreedEvidence(0.4, 0.2)).toBeCloseTo(AGREED_SHARE * 0.2, 12);
+    expect(agreedEvidence(0.1, 0.6)).toBeCloseTo(AGREED_SHARE * 0.1, 12);
+    expect(agreedEvidence(0.4, 0.2, 0)).toBe(0);
+  });
+
+  it('lift a lexical hit the vector signal also ranks above a vector-only neighbour, and leave the others as they were', () => {
+    // Doc 1: BM25 share 0.4, weighed down to 0.04 by a flooded head (w 0.1), vector evidence ≈ 0.2.
+    // Doc 2: vector-only, vector evidence 0.25.
+    const pool = [0.5, ...spread(49, 0.1, 0.3)];
+    const cal = calibrateVector(pool)!;
+    const cosFor = (v: number) => cal.mean + cal.std * (cal.midpoint + Math.log(v / (1 - v)));
+    const input = { lexical: new Map([[1, 4]]), lexicalCeiling: 10, lexicalWeight: 0.1, cosines: new Map([[1, cosFor(0.2)], [2, cosFor(0.25)]]), vectorPool: pool };
+    const flat = fuse([1, 2], input);
+    const agreed = fuse([1, 2], { ...input, agreed: new Set([1]) });
+    expect(flat.get(1)!.relevance!).toBeLessThan(flat.get(2)!.relevance!);
+    expect(agreed.get(1)!.relevance!).toBeGreaterThan(agreed.get(2)!.relevance!);
+    expect(agreed.get(1)!.lexical!).toBeCloseTo(AGREED_SHARE * 0.2, 6);
+    expect(agreed.get(2)).toEqual(flat.get(2));
   });
 });

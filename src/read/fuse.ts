@@ -32,6 +32,12 @@
  *             counterpart of that. The midpoint stays 3 for every pool size (below ~12 hits no score can reach it,
  *             and the term is next to nothing: small stores keep the share alone). Measured in docs/benchmarks.md
  *             ("Lexical standout").
+ *             agreed(d) = A · min(share(d), v(d)) for a memory both signals rank in their first 10 hits when the head is
+ *             flooded (w < 1, reliability.ts `corroborated`; not a memory that only asks, not in a conversation between
+ *             people), else 0; A = AGREED_SHARE, 0.5. w says the lexical ranking is read from length more than from the
+ *             question; a lexical hit that meaning also ranks near the top is not a length effect, and keeps up to half
+ *             of what the vector signal vouches for (never more than its own unweighted share). Measured in
+ *             docs/benchmarks.md ("Fusion margins on new tuning material").
  *   question form  v(d) · (1 − q · asks(d)) when the query asks (statements.ts: a sentence ends in "?" or it opens
  *             with an interrogative word); asks(d) = the share of d's sentences that ask, q = the question discount
  *             (`semantic_retrieval.conversation.question_discount`, 1). A small sentence encoder puts a question
@@ -75,6 +81,8 @@ const SLOPE = 1;
 export const LEXICAL_STANDOUT = 0.3;
 /** z of a BM25 score in its pool at which the lexical standout is half its weight. */
 export const LEXICAL_STANDOUT_MIDPOINT = 3;
+/** A (`agreed` above): the share of min(share, vector) an agreed memory keeps as lexical evidence; 0 turns it off. */
+export const AGREED_SHARE = 0.5;
 
 export interface VectorCalibration {
   mean: number;
@@ -134,6 +142,11 @@ export function lexicalCeiling(termBest: readonly number[]): number {
   return matched.reduce((s, x) => s + x, 0) + (termBest.length - matched.length) * rarest;
 }
 
+/** `agreed` above: the lexical evidence a memory both signals rank near the top keeps whatever w is. */
+export function agreedEvidence(share: number, vector: number, weight = AGREED_SHARE): number {
+  return clamp01(weight) * Math.min(clamp01(share), clamp01(vector));
+}
+
 export function fuseEvidence(vector: number | null, lexical: number | null): number | null {
   if (vector === null && lexical === null) return null;
   return 1 - (1 - (vector ?? 0)) * (1 - (lexical ?? 0));
@@ -159,6 +172,10 @@ export interface FuseInput {
   lexicalPool?: readonly number[] | undefined;
   /** Per doc, the weight of its lexical standout (docs not listed: lexicalWeight). */
   standoutWeight?: ReadonlyMap<number, number> | undefined;
+  /** Per doc, the weight of its BM25 share (docs not listed: lexicalWeight; reliability.ts `standoutWeights`). */
+  shareWeight?: ReadonlyMap<number, number> | undefined;
+  /** Memories both signals rank near the top under length flooding (reliability.ts `corroborated`): `agreed` above. */
+  agreed?: ReadonlySet<number> | undefined;
 }
 
 export interface Fused {
@@ -180,7 +197,8 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
     const bm25 = input.lexical?.get(id);
     const w = input.lexicalWeight ?? 1;
     const ws = input.standoutWeight?.get(id) ?? w;
-    const lexical = lexicalRan ? Math.max(lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), w, 0), clamp01(ws) * lexicalStandout(bm25 ?? 0, lexCal)) : null;
+    const vouched = input.agreed?.has(id) && vector !== null ? agreedEvidence(lexicalEvidence(bm25 ?? 0, ceiling), vector) : 0;
+    const lexical = lexicalRan ? Math.max(lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.shareWeight?.get(id) ?? w, 0), clamp01(ws) * lexicalStandout(bm25 ?? 0, lexCal), vouched) : null;
     const concept = clamp01(input.concept?.get(id) ?? 0);
     const relevance = fuseEvidence(vector, lexical);
     out.set(id, { vector, lexical, relevance: concept > 0 && relevance !== null ? 1 - (1 - relevance) * (1 - concept) : relevance });

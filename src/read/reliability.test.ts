@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability, STANDOUT_LENGTH_POWER, standoutReliability } from './reliability.js';
+import { AGREEMENT_TOP, corroborated, LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability, STANDOUT_LENGTH_POWER, standoutReliability, standoutWeights } from './reliability.js';
 
 describe('lengthRatio', () => {
   it('is the lexical head mean length over the vector head mean length', () => {
@@ -59,6 +59,11 @@ describe('standoutReliability', () => {
     expect(standoutReliability(0.1, 600, head, STANDOUT_LENGTH_POWER)).toBe(standoutReliability(0.1, 600, head));
   });
 
+  it('keeps about two thirds for a turn at 40 % of the longest (q = 2)', () => {
+    expect(standoutReliability(0.1, 600, head)).toBeGreaterThan(0.65);
+    expect(standoutReliability(0.1, 600, head)).toBeCloseTo(0.1 ** (0.4 ** 2), 12);
+  });
+
   it('is w when nothing is flooded or there is no head', () => {
     expect(standoutReliability(1, 100, head)).toBe(1);
     expect(standoutReliability(0.3, 100, [])).toBe(0.3);
@@ -75,5 +80,58 @@ describe('standoutReliability', () => {
         expect(ws).toBeLessThanOrEqual(1);
       }),
     );
+  });
+});
+
+describe('corroborated', () => {
+  const hits = (...ids: number[]) => ids.map((docId, i) => ({ docId, score: 10 - i }));
+
+  it('is the memories both lists rank in their first n hits, read by score', () => {
+    expect([...corroborated(hits(1, 2, 3, 4), hits(4, 9, 1), 3)].sort()).toEqual([1]);
+    expect([...corroborated(hits(1, 2, 3, 4), hits(4, 9, 1), 4)].sort()).toEqual([1, 4]);
+    // Order of the input does not matter, the score does.
+    expect([...corroborated([...hits(1, 2, 3, 4)].reverse(), hits(4, 9, 1), 3)]).toEqual([1]);
+    expect(corroborated([], hits(1)).size).toBe(0);
+    expect(AGREEMENT_TOP).toBe(10);
+  });
+});
+
+describe('standoutWeights', () => {
+  const head = [1500, ...Array<number>(9).fill(1200)];
+  const states = (text: string) => !text.trim().endsWith('?');
+  const docs = [
+    { docId: 1, text: 'I ended up buying a second-hand Brompton from a guy for 650 euros.' },
+    { docId: 2, text: 'Which Brompton bag fits the front block?' },
+    { docId: 3, text: 'The Brompton I paid for folds in twenty seconds.' },
+    { docId: 4, text: 'Nothing about bikes here at all.' },
+  ];
+  const query = 'How much did I pay for the Brompton?';
+
+  it('relieves a statement that shares one content word, on its standout and its share', () => {
+    const { standout, share } = standoutWeights(docs, query, head, 0.1, states);
+    const relieved = standoutReliability(0.1, docs[0]!.text.length, head);
+    expect(standout.get(1)).toBeCloseTo(relieved, 12);
+    expect(share.get(1)).toBeCloseTo(relieved, 12);
+    expect(relieved).toBeGreaterThan(0.9);
+  });
+
+  it('keeps w for a question that names one word and for a memory that shares none; no share relief for either', () => {
+    const { standout, share } = standoutWeights(docs, query, head, 0.1, states);
+    expect(standout.get(2)).toBe(0.1);
+    expect(standout.get(4)).toBe(0.1);
+    expect(share.has(2)).toBe(false);
+    expect(share.has(4)).toBe(false);
+  });
+
+  it('relieves the standout of a memory sharing two content words, but not its share', () => {
+    const { standout, share } = standoutWeights([{ docId: 5, text: 'How much did the Brompton cost?' }], query, head, 0.1, states);
+    expect(standout.get(5)).toBeGreaterThan(0.9);
+    expect(share.has(5)).toBe(false);
+  });
+
+  it('without a statement test relieves only memories that share two words', () => {
+    const { standout, share } = standoutWeights(docs, query, head, 0.1);
+    expect(standout.get(1)).toBe(0.1);
+    expect(share.size).toBe(0);
   });
 });

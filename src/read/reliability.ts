@@ -24,13 +24,15 @@
  * Length flooding is a property of the head, not of every hit in it: a user's turn that states the fact and
  * stands out of the lexical pool by a rare word is usually much shorter than the long answers that repeat that
  * word after it (the echo), and it is the answers' length that makes the head unreliable. A memory as long as the
- * head's longest keeps w, as before; a shorter one keeps more (at q = 1.5, w = 0.1: 0.56 for 40 % of L, 0.93 for
+ * head's longest keeps w, as before; a shorter one keeps more (at q = 2, w = 0.1: 0.69 for 40 % of L, 0.98 for
  * 10 %). The relief needs a second piece of evidence: the memory shares at least STANDOUT_MIN_SHARED distinct
- * content words with the query (`standoutWeights`). A short turn that names one of the question's words and asks
- * something else stands out of a flooded pool as well as the statement does, and given its whole standout it passed
- * evidence found by meaning (bench corpus shared-word). The share of the attainable BM25 stays weighed by w alone (a short memory that shares the query's common
- * words is not lifted; relief of the share per memory was measured and cost recall). Measured in
- * docs/benchmarks.md ("The lexical standout weighed by the memory's own length").
+ * content words with the query, or it shares one and states something (`standoutWeights`). A short turn that names one
+ * of the question's words and asks something else stands out of a flooded pool as well as the statement does, and
+ * given its whole standout it passed evidence found by meaning (bench corpus shared-word). The share of the
+ * attainable BM25 stays weighed by w (a short memory that shares the query's common words is not lifted; relief of
+ * the share for every memory was measured and cost recall), except for a statement that shares a single content
+ * word: that word is its whole lexical evidence, and it keeps w_s on its share too. Measured in docs/benchmarks.md
+ * ("The lexical standout weighed by the memory's own length", "BM25 length handling on long turns").
  */
 
 import { STOPWORDS } from '../learn/text.js';
@@ -44,7 +46,7 @@ export const LENGTH_FLOOR = 1.5;
 export const LENGTH_POWER = 1;
 
 /** q above: how fast the standout's relief falls as a memory nears the lexical head's length. */
-export const STANDOUT_LENGTH_POWER = 1.5;
+export const STANDOUT_LENGTH_POWER = 2;
 
 /** How many distinct content words of the query a memory must share for its standout to be relieved (`standoutWeights`). */
 export const STANDOUT_MIN_SHARED = 2;
@@ -73,13 +75,52 @@ export function standoutReliability(w: number, length: number, lexicalHeadLength
   return Math.min(1, w ** (ratio ** power));
 }
 
+/** Per doc under length flooding: the weight of its lexical standout, and of its BM25 share where relieved (`standoutWeights`). */
+export interface LexicalRelief {
+  standout: Map<number, number>;
+  share: Map<number, number>;
+}
+
 /**
- * Per doc, the weight of its lexical standout under length flooding (`standoutReliability`). Only a
- * doc that shares at least STANDOUT_MIN_SHARED distinct content words with the query is relieved; one that shares a
- * single word keeps w (a short turn that names one of the question's words is not a statement of its answer).
+ * Per doc, the weight of its lexical standout under length flooding (`standoutReliability`). A doc is relieved when
+ * it shares at least STANDOUT_MIN_SHARED distinct content words with the query, or one and `states` it (some sentence
+ * is not a question): a short turn that names one of the question's words and asks something else is not a statement
+ * of its answer, and keeps w. A statement that shares a single word (a user's long turn naming the object asked about,
+ * the other words of the question being ones it does not use) also keeps the relieved weight on its BM25 share: one
+ * word carries its whole lexical evidence, so its standout in a flooded pool is small. Measured in docs/benchmarks.md
+ * ("BM25 length handling on long turns").
  */
-export function standoutWeights(docs: readonly { docId: number; text: string }[], query: string, lexicalHeadLengths: readonly number[], w: number): Map<number, number> {
+export function standoutWeights(
+  docs: readonly { docId: number; text: string }[],
+  query: string,
+  lexicalHeadLengths: readonly number[],
+  w: number,
+  states: (text: string) => boolean = () => false,
+): LexicalRelief {
   const asked = new Set(words(query).filter((x) => !STOPWORDS.has(x)));
   const shared = (text: string) => new Set(words(text).filter((x) => asked.has(x))).size;
-  return new Map(docs.map((d) => [d.docId, shared(d.text) >= STANDOUT_MIN_SHARED ? standoutReliability(w, d.text.length, lexicalHeadLengths) : w]));
+  const standout = new Map<number, number>();
+  const share = new Map<number, number>();
+  for (const d of docs) {
+    const n = shared(d.text);
+    const single = n === 1 && states(d.text);
+    const ws = n >= STANDOUT_MIN_SHARED || single ? standoutReliability(w, d.text.length, lexicalHeadLengths) : w;
+    standout.set(d.docId, ws);
+    if (single) share.set(d.docId, ws);
+  }
+  return { standout, share };
+}
+
+/** How many hits of each list a memory must be among for the other signal to vouch for its lexical evidence (`corroborated`). */
+export const AGREEMENT_TOP = 10;
+
+/**
+ * Memories both signals rank in their first AGREEMENT_TOP hits (by score). Under length flooding the lexical weight w
+ * says the lexical ranking is read from length more than from the question; a memory the vector signal also ranks
+ * near the top is a lexical hit that meaning confirms (fuse.ts `agreed`: it keeps part of its unweighted share).
+ */
+export function corroborated(lexicalHits: readonly { docId: number; score: number }[], vectorHits: readonly { docId: number; score: number }[], n = AGREEMENT_TOP): Set<number> {
+  const top = (hs: readonly { docId: number; score: number }[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, n).map((h) => h.docId);
+  const vec = new Set(top(vectorHits));
+  return new Set(top(lexicalHits).filter((id) => vec.has(id)));
 }

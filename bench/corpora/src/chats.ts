@@ -316,7 +316,7 @@ function answer(r: () => number, topic: Topic): string {
  * A later session's answer: several hundred words (25 to 33 sentences) in three paragraphs, opening with the
  * user's own words when the turn has an echo, mostly the conversation's advice and its topic's.
  */
-function longAnswer(r: () => number, s: LaterSession, echo: string | undefined): string {
+export function longAnswer(r: () => number, s: LaterSession, echo: string | undefined): string {
   const own = [...sample(r, s.advice, s.advice.length), ...sample(r, ADVICE[s.topic], 8)];
   const other = sample(r, ADVICE[pick(r, TOPICS)], 6 + Math.floor(r() * 6));
   const sentences = [echo ?? pick(r, GENERAL), ...sample(r, GENERAL, 2), ...own, ...other, ...sample(r, GENERAL, 3 + Math.floor(r() * 3))];

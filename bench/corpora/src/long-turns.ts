@@ -12,13 +12,13 @@
 import { answer, longChatsWithFacts, REQUESTS, type LongChatKind, type Topic } from './long-chats.js';
 import { pick, rng, sample, type Corpus, type CorpusDoc, type CorpusQuestion } from './format.js';
 
-interface LongTurn {
+export interface LongTurn {
   text: string;
   key?: string;
   echo?: string;
 }
 
-interface LongSession {
+export interface LongSession {
   topic: Topic;
   turns: LongTurn[];
 }
@@ -339,7 +339,7 @@ const EVAL_QUESTIONS: { q: string; keys: string[]; kind: LongChatKind }[] = [
 ];
 
 /** Lays sessions out from `t` on (ids `T<first + i>`), each with one short request of its topic among its turns. */
-function laySessions(sessions: readonly LongSession[], r: () => number, first: number, start: number, factDoc: Map<string, string>): { docs: CorpusDoc[]; end: number } {
+export function laySessions(sessions: readonly LongSession[], r: () => number, first: number, start: number, factDoc: Map<string, string>): { docs: CorpusDoc[]; end: number } {
   const docs: CorpusDoc[] = [];
   let t = start;
   sessions.forEach((s, i) => {
