@@ -324,6 +324,34 @@ export function longAnswer(r: () => number, s: LaterSession, echo: string | unde
   return [sentences.slice(0, a), sentences.slice(a, 2 * a), sentences.slice(2 * a)].map((p) => p.join(' ')).join('\n\n');
 }
 
+/**
+ * Lays `sessions` out from time `t` as user turns each followed by a long assistant answer drawn from `r`, appending to
+ * `docs` and noting each keyed user turn's id in `factDoc`; returns the time after the last session.
+ */
+export function layChatSessions(
+  sessions: readonly LaterSession[],
+  name: (i: number) => string,
+  r: () => number,
+  t: number,
+  docs: CorpusDoc[],
+  factDoc: Map<string, string>,
+): number {
+  sessions.forEach((s, i) => {
+    const session = name(i);
+    let n = 0;
+    for (const turn of s.turns) {
+      const uid = `${session}:${++n}`;
+      docs.push({ id: uid, type: 'message', name: 'user', session, ts: new Date(t).toISOString(), content: turn.user });
+      if (turn.key) factDoc.set(turn.key, uid);
+      t += 60_000;
+      docs.push({ id: `${session}:${++n}`, type: 'message', name: 'assistant', session, ts: new Date(t).toISOString(), content: longAnswer(r, s, turn.echo) });
+      t += 180_000;
+    }
+    t += (3 + Math.floor(r() * 8)) * 86_400_000;
+  });
+  return t;
+}
+
 export function chatsCorpus(): Corpus {
   const r = rng(22_01);
   const docs: CorpusDoc[] = [];
@@ -350,19 +378,7 @@ export function chatsCorpus(): Corpus {
   });
   // The later sessions (chats-later.ts) follow, drawn from their own stream so the first part stays as it was.
   const later = rng(22_02);
-  LATER_SESSIONS.forEach((s, i) => {
-    const session = `S${sessions.length + i + 1}`;
-    let n = 0;
-    for (const turn of s.turns) {
-      const uid = `${session}:${++n}`;
-      docs.push({ id: uid, type: 'message', name: 'user', session, ts: new Date(t).toISOString(), content: turn.user });
-      if (turn.key) factDoc.set(turn.key, uid);
-      t += 60_000;
-      docs.push({ id: `${session}:${++n}`, type: 'message', name: 'assistant', session, ts: new Date(t).toISOString(), content: longAnswer(later, s, turn.echo) });
-      t += 180_000;
-    }
-    t += (3 + Math.floor(later() * 8)) * 86_400_000;
-  });
+  t = layChatSessions(LATER_SESSIONS, (i) => `S${sessions.length + i + 1}`, later, t, docs, factDoc);
   const questions: CorpusQuestion[] = alternate(QUESTIONS).map((q, i) => ({ id: `q${i + 1}`, q: q.q, evidence: q.keys.map((k) => factDoc.get(k)!), split: q.split }));
   // Tuning questions added after the split above was frozen: tune only, ids `tq…`.
   LATER_QUESTIONS.forEach((q, i) => questions.push({ id: `tq${i + 1}`, q: q.q, evidence: q.keys.map((k) => factDoc.get(k)!), split: 'tune' }));

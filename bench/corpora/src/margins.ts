@@ -12,7 +12,7 @@
  *   place, an amount), answers that open by repeating the user's rare words, a second long turn on the topic without
  *   the fact and a short request. Most questions name exactly one rare word of the evidence and reword the rest.
  */
-import { chatsCorpus, longAnswer } from './chats.js';
+import { chatsCorpus, layChatSessions } from './chats.js';
 import type { LaterSession } from './chats-later.js';
 import { rng, type Corpus, type CorpusDoc, type CorpusQuestion } from './format.js';
 import { longChatsWithFacts, type LongChatKind } from './long-chats.js';
@@ -284,20 +284,7 @@ export function chatsRewordedCorpus(): Corpus {
   const r = rng(22_22);
   const docs: CorpusDoc[] = [...base.docs];
   const factDoc = new Map<string, string>();
-  let t = Date.parse(base.docs.at(-1)!.ts) + 4 * 86_400_000;
-  CHAT_SESSIONS.forEach((s, i) => {
-    const session = `R${i + 1}`;
-    let n = 0;
-    for (const turn of s.turns) {
-      const uid = `${session}:${++n}`;
-      docs.push({ id: uid, type: 'message', name: 'user', session, ts: new Date(t).toISOString(), content: turn.user });
-      if (turn.key) factDoc.set(turn.key, uid);
-      t += 60_000;
-      docs.push({ id: `${session}:${++n}`, type: 'message', name: 'assistant', session, ts: new Date(t).toISOString(), content: longAnswer(r, s, turn.echo) });
-      t += 180_000;
-    }
-    t += (3 + Math.floor(r() * 8)) * 86_400_000;
-  });
+  layChatSessions(CHAT_SESSIONS, (i) => `R${i + 1}`, r, Date.parse(base.docs.at(-1)!.ts) + 4 * 86_400_000, docs, factDoc);
   const questions = CHAT_QUESTIONS.map((q, i): CorpusQuestion => ({ id: `tq${i + 1}`, q: q.q, evidence: q.keys.map((k) => factDoc.get(k)!), split: 'tune' }));
   return { name: 'chats-reworded', shape: 'assistant-chats plus sessions of short user turns with a fact; tuning questions only, reworded from what the user said', docs, questions };
 }
