@@ -195,7 +195,10 @@ function ContextView({ result }: { result: ContextResult }) {
   );
 }
 
-const REASONS: Record<string, string> = {
+type Dropped = NonNullable<ContextResult['dropped_items']>[number];
+
+/** One text per drop reason the API sends: a reason added to the API and not here is a type error. */
+const REASONS: Record<Dropped['reason'], string> = {
   dedupe: 'a copy of another candidate',
   mmr: 'not among the top_k diverse picks',
   floor: 'below the relevance floor',
@@ -209,12 +212,12 @@ const REASONS: Record<string, string> = {
 };
 
 /** A `superseded` drop says which (`by`); a learned rule leaves with the cases it was drawn from. */
-const SUPERSEDED_BY: Record<string, string> = {
+const SUPERSEDED_BY: Record<NonNullable<Dropped['by']>, string> = {
   replaced: 'a later case of its cause replaced it (a rule: the cases it was drawn from)',
   overturned: 'the closest correction overturned its cause (a rule: that of the cases it was drawn from)',
 };
 
-const whyDropped = (d: NonNullable<ContextResult['dropped_items']>[number]) => (d.by ? SUPERSEDED_BY[d.by] : undefined) ?? REASONS[d.reason];
+const whyDropped = (d: Dropped) => (d.by ? SUPERSEDED_BY[d.by] : undefined) ?? REASONS[d.reason];
 
 function DroppedItems({ dropped }: { dropped: NonNullable<ContextResult['dropped_items']> }) {
   const byReason = new Map<string, number>();
