@@ -46,7 +46,9 @@ export function joinDeep(tail: readonly Candidate[], semantic: readonly Candidat
   if (tail.length === 0 || semantic.length === 0) return [];
   const q = { stems: queryStems(j.query), vector: j.queryVector };
   const present = new Set(semantic.map((c) => c.doc.refId));
-  const out = tail.filter((c) => !present.has(c.doc.refId) && (!j.floor.enabled || aboveFloor(j.floor, q, c.doc.text, j.vectors.get(c.doc.contentHash))));
-  j.drops?.step('floor', tail, DropLog.ids(out));
+  // A copy of a record already among the candidates is that record, not a drop: only the others face the floor.
+  const fresh = tail.filter((c) => !present.has(c.doc.refId));
+  const out = fresh.filter((c) => !j.floor.enabled || aboveFloor(j.floor, q, c.doc.text, j.vectors.get(c.doc.contentHash)));
+  j.drops?.step('floor', fresh, DropLog.ids(out));
   return out.map((c) => ({ ...c, deep: true }));
 }
