@@ -111,7 +111,7 @@ async function fetchAll(deps: ReadDeps, p: Plan, filters: ReturnType<typeof read
  */
 async function currentSemantic(deps: ReadDeps, p: Plan, sem: SemanticCandidates, cutoff: number | undefined): Promise<Candidate[]> {
   const { config, now } = p;
-  const scored = scoreSemantic(sem, config.scoring, p.route, now).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
+  const scored = scoreSemantic(sem, config.scoring, p.route, now).filter(withinTtl(cutoff));
   const ended: Candidate[] = [];
   const current = await atReadTime(deps.storage, p.tenant, scored, { asOf: config.as_of, knownAt: config.known_at }, now, ended);
   p.drops?.step('validity', ended, []);
@@ -231,10 +231,13 @@ async function expand(deps: ReadDeps, p: Plan, filter: FilterNode | undefined, s
   };
   // A question that gathers takes no session neighbours: they would fill the top from the seeds' sessions (search.ts).
   if (p.gathers) req.settings = { ...req.settings, seeds: 0 };
-  const out = (await expandCandidates(deps.storage, req, semantic)).filter((c) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff));
+  const out = (await expandCandidates(deps.storage, req, semantic)).filter(withinTtl(cutoff));
   await addVectors(deps, sem, out);
   return out;
 }
+
+/** Keeps what the episodic TTL allows: an event at or after `cutoff` (when there is one), and every other kind. */
+const withinTtl = (cutoff: number | undefined) => (c: Candidate) => !(cutoff !== undefined && c.doc.kind === 'event' && c.doc.ts < cutoff);
 
 /** The vectors of the candidates `sem` has none for yet, for MMR. */
 async function addVectors(deps: ReadDeps, sem: SemanticCandidates, cs: readonly Candidate[]): Promise<void> {
