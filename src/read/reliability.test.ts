@@ -86,13 +86,29 @@ describe('standoutReliability', () => {
 describe('corroborated', () => {
   const hits = (...ids: number[]) => ids.map((docId, i) => ({ docId, score: 10 - i }));
 
-  it('is the memories both lists rank in their first n hits, read by score', () => {
+  it('is the memories both lists rank in their first n hits, read best first', () => {
     expect([...corroborated(hits(1, 2, 3, 4), hits(4, 9, 1), 3)].sort()).toEqual([1]);
     expect([...corroborated(hits(1, 2, 3, 4), hits(4, 9, 1), 4)].sort()).toEqual([1, 4]);
-    // Order of the input does not matter, the score does.
-    expect([...corroborated([...hits(1, 2, 3, 4)].reverse(), hits(4, 9, 1), 3)]).toEqual([1]);
     expect(corroborated([], hits(1)).size).toBe(0);
     expect(AGREEMENT_TOP).toBe(10);
+  });
+
+  it('agrees with re-sorting each list by score, for lists best first as the store gives them (ties included)', () => {
+    // The former reading: each list sorted by score (a stable sort), then its first n.
+    const resorted = (lex: readonly { docId: number; score: number }[], vec: readonly { docId: number; score: number }[], n: number) => {
+      const top = (hs: readonly { docId: number; score: number }[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, n).map((h) => h.docId);
+      const v = new Set(top(vec));
+      return new Set(top(lex).filter((id) => v.has(id)));
+    };
+    const list = fc
+      .uniqueArray(fc.record({ docId: fc.integer({ min: 0, max: 40 }), score: fc.integer({ min: 0, max: 6 }) }), { selector: (h) => h.docId, maxLength: 30 })
+      .map((hs) => [...hs].sort((a, b) => b.score - a.score));
+    fc.assert(
+      fc.property(list, list, fc.integer({ min: 0, max: 12 }), (lex, vec, n) => {
+        expect([...corroborated(lex, vec, n)]).toEqual([...resorted(lex, vec, n)]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

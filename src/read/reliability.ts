@@ -115,12 +115,12 @@ export function standoutWeights(
 export const AGREEMENT_TOP = 10;
 
 /**
- * Memories both signals rank in their first AGREEMENT_TOP hits (by score). Under length flooding the lexical weight w
- * says the lexical ranking is read from length more than from the question; a memory the vector signal also ranks
- * near the top is a lexical hit that meaning confirms (fuse.ts `agreed`: it keeps part of its unweighted share).
+ * Memories both signals rank in their first AGREEMENT_TOP hits. Under length flooding the lexical weight w says the
+ * lexical ranking is read from length more than from the question; a memory the vector signal also ranks near the
+ * top is a lexical hit that meaning confirms (fuse.ts `agreed`: it keeps part of its unweighted share). Both lists
+ * are read as the store gives them, best first (DocIndex).
  */
-export function corroborated(lexicalHits: readonly { docId: number; score: number }[], vectorHits: readonly { docId: number; score: number }[], n = AGREEMENT_TOP): Set<number> {
-  const top = (hs: readonly { docId: number; score: number }[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, n).map((h) => h.docId);
-  const vec = new Set(top(vectorHits));
-  return new Set(top(lexicalHits).filter((id) => vec.has(id)));
+export function corroborated(lexicalHits: readonly { docId: number }[], vectorHits: readonly { docId: number }[], n = AGREEMENT_TOP): Set<number> {
+  const vec = new Set(vectorHits.slice(0, n).map((h) => h.docId));
+  return new Set(lexicalHits.slice(0, n).flatMap((h) => (vec.has(h.docId) ? [h.docId] : [])));
 }

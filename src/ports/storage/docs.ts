@@ -43,7 +43,7 @@ export interface DocIndex {
    * after the other.
    */
   hydrateDocs?(tenant: string, docIds: readonly number[], opts?: { events?: number }): Promise<HydratedDocs>;
-  /** BM25 over doc text. `text` is the raw query; the adapter tokenises it safely (no query syntax leaks). */
+  /** BM25 over doc text, best first. `text` is the raw query; the adapter tokenises it safely (no query syntax leaks). */
   lexicalSearch(q: DocQuery & { text: string }): Promise<DocHit[]>;
   /**
    * Optional: the same hits plus, for each distinct query term, its best single-term BM25 score among the
@@ -51,7 +51,7 @@ export interface DocIndex {
    * The read path's lexical ceiling needs these; without this method it probes one term at a time.
    */
   lexicalSearchWithTermBest?(q: DocQuery & { text: string }): Promise<{ hits: DocHit[]; termBest: number[] }>;
-  /** Nearest docs by cosine among those with an embedding for the current model. Exact up to the ANN threshold. */
+  /** Nearest docs by cosine among those with an embedding for the current model, best first. Exact up to the ANN threshold. */
   vectorSearch(q: DocQuery & { vector: Float32Array }): Promise<DocHit[]>;
 }
 
