@@ -35,4 +35,17 @@ describe('deep candidates', () => {
     expect(joinDeep(tail, semantic, { floor: { ...floor, enabled: false }, query: 'checkout latency', queryVector: undefined, vectors: new Map() })).toHaveLength(2);
     expect(joinDeep(tail, [], { floor, query: 'checkout latency', queryVector: undefined, vectors: new Map() })).toEqual([]);
   });
+
+  it("joins for search as for getContext, without the floor: copies of a record already joined stay out, the rest join in order", () => {
+    const semantic = [candidate(doc(10, 'checkout latency after the deploy'))];
+    // evt_10 again under another doc id (a copy of the record), and a memory the floor would drop.
+    const tail = [candidate(doc(12, 'the garden needs water')), candidate({ ...doc(13, 'checkout again'), refId: 'evt_10' }), candidate(doc(11, 'checkout latency spikes at noon'))];
+    expect(joinDeep(tail, semantic).map((c) => [c.doc.refId, c.deep])).toEqual([
+      ['evt_12', true],
+      ['evt_11', true],
+    ]);
+    // Search has no floor to leave nothing: with no head the deep ones still join.
+    expect(joinDeep(tail, []).map((c) => c.doc.refId)).toEqual(['evt_12', 'evt_10', 'evt_11']);
+    expect(joinDeep([], semantic)).toEqual([]);
+  });
 });

@@ -27,8 +27,8 @@ export function headFirst<C extends WithDocId>(ranked: readonly C[], deep: Reado
   return [...head, ...tail];
 }
 
-/** What getContext's join of the deep candidates reads. */
-export interface DeepJoin {
+/** getContext's relevance floor over the deep candidates (`joinDeep`). */
+export interface DeepFloor {
   floor: RelevanceFloor;
   query: string;
   queryVector: Float32Array | undefined;
@@ -39,16 +39,24 @@ export interface DeepJoin {
 }
 
 /**
- * getContext: the deep candidates (`tail`) that pass the floor's item test and are not among `semantic` already,
- * marked `deep`; none when nothing of the head was kept.
+ * The deep candidates (`tail`) that join after `joined`, in their order, marked `deep`: those whose record is not
+ * among `joined` already (a copy of a record already there is that record, not a drop). search and getContext both
+ * join by this. They differ in one thing only, the relevance floor, which getContext has and search does not
+ * (search ranks, it does not judge relevance): with `floor`, a deep candidate joins only when it passes the
+ * floor's item test, and none does when nothing of the head was kept (the floor left nothing to join after).
  */
-export function joinDeep(tail: readonly Candidate[], semantic: readonly Candidate[], j: DeepJoin): Candidate[] {
-  if (tail.length === 0 || semantic.length === 0) return [];
-  const q = { stems: queryStems(j.query), vector: j.queryVector };
-  const present = new Set(semantic.map((c) => c.doc.refId));
-  // A copy of a record already among the candidates is that record, not a drop: only the others face the floor.
+export function joinDeep(tail: readonly Candidate[], joined: readonly Candidate[], floor?: DeepFloor): Candidate[] {
+  if (tail.length === 0 || (floor && joined.length === 0)) return [];
+  const present = new Set(joined.map((c) => c.doc.refId));
   const fresh = tail.filter((c) => !present.has(c.doc.refId));
-  const out = fresh.filter((c) => !j.floor.enabled || aboveFloor(j.floor, q, c.doc.text, j.vectors.get(c.doc.contentHash)));
-  j.drops?.step('floor', fresh, DropLog.ids(out));
+  const out = floor ? aboveDeepFloor(fresh, floor) : fresh;
   return out.map((c) => ({ ...c, deep: true }));
+}
+
+/** The candidates that pass the floor's item test (all when the floor is off); the others dropped by `floor`. */
+function aboveDeepFloor(cs: readonly Candidate[], j: DeepFloor): Candidate[] {
+  const q = { stems: queryStems(j.query), vector: j.queryVector };
+  const out = cs.filter((c) => !j.floor.enabled || aboveFloor(j.floor, q, c.doc.text, j.vectors.get(c.doc.contentHash)));
+  j.drops?.step('floor', cs, DropLog.ids(out));
+  return out;
 }

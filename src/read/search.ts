@@ -10,7 +10,7 @@ import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
 import { fetchSemantic, type SemanticCandidates } from './candidates.js';
 import { CALIBRATION_DEPTH, candidatePoolSize } from './pool.js';
-import { headFirst, splitDeep } from './deep.js';
+import { headFirst, joinDeep, splitDeep } from './deep.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
 import { graphRetrieve } from './graph.js';
 import { withGraphCandidates } from './graph-support.js';
@@ -158,7 +158,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     // ... and a session past SESSION_CAP events gives way to the others.
     if (gathers && sem.conversational !== false) out = spreadSessions(out, SESSION_CAP);
   }
-  const present = new Set(out.map((c) => c.doc.docId));
-  out = [...out, ...deepTail.filter((c) => !present.has(c.doc.docId))];
+  // Joined as getContext joins them, without its relevance floor (deep.ts).
+  out = [...out, ...joinDeep(deepTail, out)];
   return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
 }
