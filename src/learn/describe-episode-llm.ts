@@ -7,8 +7,7 @@
  * twice, provider down) and a `fallback` summarizer is given, its description is returned instead.
  */
 import { z } from 'zod';
-import { generateObject } from '../adapters/llms/generate-object.js';
-import { isEngramError } from '../core/errors.js';
+import { generateObjectOr } from '../adapters/llms/generate-object.js';
 import { OUTCOMES } from '../core/types.js';
 import type { Llm } from '../ports/llm.js';
 import { explicitOutcome, metadataStrings } from './cues.js';
@@ -55,9 +54,10 @@ export class LlmSummarizer implements Summarizer {
 
   async summarize(events: readonly DescribeEvent[], opts: { signal?: AbortSignal } = {}): Promise<EpisodeDescription> {
     const shown = events.slice(-this.options.maxLlmEvents);
-    let reply: LlmEpisode;
-    try {
-      reply = await generateObject(this.llm, {
+    const fallback = this.cfg.fallback;
+    return generateObjectOr(
+      this.llm,
+      {
         schema: llmEpisodeSchema,
         name: 'episode_description',
         description: 'A structured description of one agent episode',
@@ -65,14 +65,10 @@ export class LlmSummarizer implements Summarizer {
         prompt: `Events of the episode, oldest first${shown.length < events.length ? ` (last ${shown.length} of ${events.length})` : ''}:\n${eventLines(shown).join('\n')}`,
         temperature: this.cfg.temperature ?? 0,
         signal: opts.signal,
-      });
-    } catch (e) {
-      if (this.cfg.fallback && isEngramError(e) && (e.code === 'LLM_OUTPUT' || e.code === 'ADAPTER' || e.code === 'UNAVAILABLE')) {
-        return this.cfg.fallback.summarize(events, opts);
-      }
-      throw e;
-    }
-    return this.merge(events, reply);
+      },
+      (reply) => this.merge(events, reply),
+      fallback && (() => fallback.summarize(events, opts)),
+    );
   }
 
   private merge(events: readonly DescribeEvent[], r: LlmEpisode): EpisodeDescription {

@@ -5,8 +5,7 @@
  * the supporting episodes' texts as evidence — a model's vague generalisation is rejected like any other.
  */
 import { z } from 'zod';
-import { generateObject } from '../adapters/llms/generate-object.js';
-import { isEngramError } from '../core/errors.js';
+import { generateObjectOr } from '../adapters/llms/generate-object.js';
 import { contentHash, normalizeText } from '../core/text.js';
 import type { Llm } from '../ports/llm.js';
 import { episodeEvidenceText, type ExtractionEpisode, type ExtractionResult, type Extractor, type HeuristicCandidate } from './extract.js';
@@ -59,9 +58,11 @@ export class LlmExtractor implements Extractor {
   async extract(episodes: readonly ExtractionEpisode[], opts: { signal?: AbortSignal } = {}): Promise<ExtractionResult> {
     const shown = episodes.slice(-this.options.maxLlmEpisodes);
     if (shown.length < 2) return { accepted: [], rejected: [] };
-    let reply: LlmHeuristics;
-    try {
-      reply = await generateObject(this.llm, {
+    const fallback = this.cfg.fallback;
+    const byId = new Map(shown.map((e) => [e.id, e]));
+    return generateObjectOr(
+      this.llm,
+      {
         schema: llmHeuristicsSchema,
         name: 'heuristics',
         description: 'Heuristics distilled from past episodes',
@@ -69,16 +70,13 @@ export class LlmExtractor implements Extractor {
         prompt: `Episodes:\n${shown.map(episodeLine).join('\n')}`,
         temperature: this.cfg.temperature ?? 0,
         signal: opts.signal,
-      });
-    } catch (e) {
-      if (this.cfg.fallback && isEngramError(e) && (e.code === 'LLM_OUTPUT' || e.code === 'ADAPTER' || e.code === 'UNAVAILABLE')) {
-        return this.cfg.fallback.extract(episodes, opts);
-      }
-      throw e;
-    }
-    const byId = new Map(shown.map((e) => [e.id, e]));
-    const candidates = reply.heuristics.flatMap((h) => this.toCandidate(h, byId));
-    return { accepted: candidates.filter((c) => c.usefulness.useful), rejected: candidates.filter((c) => !c.usefulness.useful) };
+      },
+      (reply): ExtractionResult => {
+        const candidates = reply.heuristics.flatMap((h) => this.toCandidate(h, byId));
+        return { accepted: candidates.filter((c) => c.usefulness.useful), rejected: candidates.filter((c) => !c.usefulness.useful) };
+      },
+      fallback && (() => fallback.extract(episodes, opts)),
+    );
   }
 
   private toCandidate(h: LlmHeuristics['heuristics'][number], byId: Map<string, ExtractionEpisode>): HeuristicCandidate[] {

@@ -4,8 +4,7 @@
  * ids; an insight that cites nothing real is dropped.
  */
 import { z } from 'zod';
-import { generateObject } from '../adapters/llms/generate-object.js';
-import { isEngramError } from '../core/errors.js';
+import { generateObjectOr } from '../adapters/llms/generate-object.js';
 import type { Llm } from '../ports/llm.js';
 import { parseLearnOptions, type ReflectionOptions } from './options.js';
 import type { Insight, ReflectionEvent, Reflector } from './reflection.js';
@@ -49,9 +48,10 @@ export class LlmReflector implements Reflector {
   async reflect(events: readonly ReflectionEvent[], opts: { signal?: AbortSignal } = {}): Promise<Insight[]> {
     const shown = events.slice(-this.options.windowSize);
     if (shown.length === 0) return [];
-    let reply: z.output<typeof llmInsightsSchema>;
-    try {
-      reply = await generateObject(this.llm, {
+    const fallback = this.cfg.fallback;
+    return generateObjectOr(
+      this.llm,
+      {
         schema: llmInsightsSchema,
         name: 'insights',
         description: 'Insights drawn from recent events',
@@ -59,18 +59,15 @@ export class LlmReflector implements Reflector {
         prompt: `Recent events:\n${shown.map((e, i) => `${i + 1}. [${e.type}] ${clip(e.content, 400)}`).join('\n')}\n\nWhat ${this.options.maxInsights} or fewer high-level insights can you infer?`,
         temperature: this.cfg.temperature ?? 0,
         signal: opts.signal,
-      });
-    } catch (e) {
-      if (this.cfg.fallback && isEngramError(e) && (e.code === 'LLM_OUTPUT' || e.code === 'ADAPTER' || e.code === 'UNAVAILABLE')) {
-        return this.cfg.fallback.reflect(events, opts);
-      }
-      throw e;
-    }
-    return reply.insights.slice(0, this.options.maxInsights).flatMap((ins): Insight[] => {
-      const cited = [...new Set(ins.evidence)].filter((n) => n >= 1 && n <= shown.length).map((n) => shown[n - 1]!);
-      if (cited.length === 0) return [];
-      const importance = cited.reduce((s, e) => s + Math.min(1, Math.max(0, e.importance)), 0) / cited.length;
-      return [{ kind: 'llm', text: ins.text.trim(), evidenceIds: cited.map((e) => e.id), importance: Math.round(importance * 1000) / 1000 }];
-    });
+      },
+      (reply) =>
+        reply.insights.slice(0, this.options.maxInsights).flatMap((ins): Insight[] => {
+          const cited = [...new Set(ins.evidence)].filter((n) => n >= 1 && n <= shown.length).map((n) => shown[n - 1]!);
+          if (cited.length === 0) return [];
+          const importance = cited.reduce((s, e) => s + Math.min(1, Math.max(0, e.importance)), 0) / cited.length;
+          return [{ kind: 'llm', text: ins.text.trim(), evidenceIds: cited.map((e) => e.id), importance: Math.round(importance * 1000) / 1000 }];
+        }),
+      fallback && (() => fallback.reflect(events, opts)),
+    );
   }
 }

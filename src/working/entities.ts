@@ -8,8 +8,7 @@
  * the current dictionary and the new turn and returns updates; it falls back to the heuristic one.
  */
 import { z } from 'zod';
-import { generateObject } from '../adapters/llms/generate-object.js';
-import { isEngramError } from '../core/errors.js';
+import { generateObject, noModelAnswer } from '../adapters/llms/generate-object.js';
 import type { Llm } from '../ports/llm.js';
 import { clip, tidy } from '../learn/text.js';
 import type { WmEntity, WmTurn } from './state.js';
@@ -143,7 +142,7 @@ export class LlmEntityExtractor implements EntityExtractor {
       });
       return reply.updates.map((u) => ({ key: clip(tidy(u.key), MAX_KEY_CHARS), value: cleanValue(u.value) })).filter((u) => u.key && u.value);
     } catch (e) {
-      if (isEngramError(e) && (e.code === 'LLM_OUTPUT' || e.code === 'ADAPTER' || e.code === 'UNAVAILABLE')) {
+      if (noModelAnswer(e)) {
         return this.fallback.extract(turn, current);
       }
       throw e;

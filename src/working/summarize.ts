@@ -12,7 +12,7 @@
  * sentence), and never more than `maxTokens`. The LLM summarizer writes the paragraph instead, and falls back to
  * the extractive one when the model fails.
  */
-import { isEngramError } from '../core/errors.js';
+import { noModelAnswer } from '../adapters/llms/generate-object.js';
 import type { TokenCounter } from '../core/tokens.js';
 import type { Llm } from '../ports/llm.js';
 import { clip, jaccard, sentences, stemSet } from '../learn/text.js';
@@ -125,7 +125,7 @@ export class LlmSummarizer implements Summarizer {
       if (text === '') return this.fallback.summarize(previous, turns, maxTokens);
       return this.tokens.truncate(text, maxTokens);
     } catch (e) {
-      if (isEngramError(e) && (e.code === 'ADAPTER' || e.code === 'UNAVAILABLE' || e.code === 'LLM_OUTPUT')) {
+      if (noModelAnswer(e)) {
         return this.fallback.summarize(previous, turns, maxTokens);
       }
       throw e;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EngramError } from '../../core/errors.js';
 import type { Llm } from '../../ports/llm.js';
 import { fakeOpenAi, type Script } from './fake-protocols.test-support.js';
-import { generateObject } from './generate-object.js';
+import { generateObject, generateObjectOr, noModelAnswer } from './generate-object.js';
 import { startLoopback, type Loopback } from './loopback.test-support.js';
 import { createOpenAiCompatibleLlm } from './openai-compatible.js';
 
@@ -70,5 +70,40 @@ describe('generateObject without a native mechanism', () => {
     expect((e as EngramError).code).toBe('VALIDATION');
     expect((e as EngramError).issues[0]!.path).toBe('name');
     expect(lb.requests).toHaveLength(0);
+  });
+});
+
+describe('generateObjectOr', () => {
+  /** An Llm whose every answer is `answer` (a reply text, or an error thrown). */
+  const llmSaying = (answer: string | Error): Llm => ({
+    name: 'fake',
+    model: 'fake-model',
+    complete: async () => {
+      if (answer instanceof Error) throw answer;
+      return { text: answer };
+    },
+  });
+  const opts = { schema: verdict, name: 'verdict', prompt: 'Keep this one?' };
+  const fallback = async () => 'fallback';
+
+  it("hands the model's reply on, and falls back only when the model gives no usable answer", async () => {
+    expect(await generateObjectOr(llmSaying('{"keep": true, "reason": "fine"}'), opts, (r) => r.reason, fallback)).toBe('fine');
+    // Invalid output twice (LLM_OUTPUT), a provider failing (ADAPTER) or out of reach (UNAVAILABLE): the fallback.
+    expect(await generateObjectOr(llmSaying('not json'), opts, (r) => r.reason, fallback)).toBe('fallback');
+    for (const code of ['ADAPTER', 'UNAVAILABLE'] as const) {
+      expect(noModelAnswer(new EngramError(code, 'down'))).toBe(true);
+      expect(await generateObjectOr(llmSaying(new EngramError(code, 'down')), opts, (r) => r.reason, fallback)).toBe('fallback');
+    }
+    expect(noModelAnswer(new EngramError('VALIDATION', 'bad'))).toBe(false);
+    expect(noModelAnswer(new Error('plain'))).toBe(false);
+  });
+
+  it('throws what is not a model failure, a model failure without a fallback, and an error of the reply handler', async () => {
+    await expect(generateObjectOr(llmSaying(new EngramError('VALIDATION', 'bad')), opts, (r) => r.reason, fallback)).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(generateObjectOr(llmSaying(new EngramError('UNAVAILABLE', 'down')), opts, (r) => r.reason, undefined)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    const failing = () => {
+      throw new EngramError('LLM_OUTPUT', 'the handler');
+    };
+    await expect(generateObjectOr(llmSaying('{"keep": true, "reason": "fine"}'), opts, failing, fallback)).rejects.toThrow('the handler');
   });
 });

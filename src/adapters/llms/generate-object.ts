@@ -3,7 +3,7 @@
  * validate the reply with zod, re-ask once with the validation errors, then give up with LLM_OUTPUT.
  */
 import type { z } from 'zod';
-import { EngramError, type ErrorIssue } from '../../core/errors.js';
+import { EngramError, isEngramError, type ErrorIssue } from '../../core/errors.js';
 import { issuePath } from '../../core/validate.js';
 import type { Llm, LlmMessage, LlmResponse } from '../../ports/llm.js';
 import { extractJson, toModelSchema, unwrapValue, withSchemaInstruction, type ModelSchema } from './json-schema.js';
@@ -25,6 +25,30 @@ export interface GenerateObjectOptions<T> {
 /** One first ask plus one re-ask: a model that fails twice on the same schema rarely succeeds on a third try. */
 const MAX_ASKS = 2;
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Whether an error means the model gave no usable answer: its output failed the schema on every ask (LLM_OUTPUT), or
+ * its provider failed or was out of reach (ADAPTER, UNAVAILABLE). A step backed by a model that has a heuristic
+ * counterpart falls back on these, and only on these.
+ */
+export function noModelAnswer(e: unknown): boolean {
+  return isEngramError(e) && (e.code === 'LLM_OUTPUT' || e.code === 'ADAPTER' || e.code === 'UNAVAILABLE');
+}
+
+/**
+ * `generateObject`, its reply handed to `use`; when the model gives no usable answer (`noModelAnswer`) and there is a
+ * `fallback`, the fallback's result instead. Only the model's failure falls back: an error of `use` is thrown.
+ */
+export async function generateObjectOr<T, R>(llm: Llm, opts: GenerateObjectOptions<T>, use: (reply: T) => R, fallback: (() => Promise<R>) | undefined): Promise<R> {
+  let reply: T;
+  try {
+    reply = await generateObject(llm, opts);
+  } catch (e) {
+    if (fallback && noModelAnswer(e)) return fallback();
+    throw e;
+  }
+  return use(reply);
+}
 
 export async function generateObject<T>(llm: Llm, opts: GenerateObjectOptions<T>): Promise<T> {
   if (!NAME_PATTERN.test(opts.name)) {

@@ -6,8 +6,7 @@
  * select but never invent text. On unusable output the heuristic analyzer answers instead.
  */
 import { z } from 'zod';
-import { generateObject } from '../../adapters/llms/generate-object.js';
-import { isEngramError } from '../../core/errors.js';
+import { generateObjectOr } from '../../adapters/llms/generate-object.js';
 import type { Llm } from '../../ports/llm.js';
 import { clip } from '../text.js';
 import { analysisWindow, CONVERSATIONS_ANALYZED, describeJudgement, type AnalyzedPair, type ConversationAnalyzer } from './analyze.js';
@@ -61,9 +60,10 @@ export class LlmConversationAnalyzer implements ConversationAnalyzer {
     const { firstTurn } = analysisWindow(turns, this.opts.conversations ?? CONVERSATIONS_ANALYZED);
     const shown = turns.map((t, i) => ({ t, n: i + 1 })).slice(firstTurn).filter(({ t }) => t.role !== 'system');
     if (!shown.some(({ t }) => t.role === 'user')) return [];
-    let reply: z.output<typeof llmPairsSchema>;
-    try {
-      reply = await generateObject(this.llm, {
+    const fallback = this.opts.fallback;
+    return generateObjectOr(
+      this.llm,
+      {
         schema: llmPairsSchema,
         name: 'feedback_examples',
         description: 'Query → final response pairs the user evaluated',
@@ -71,32 +71,33 @@ export class LlmConversationAnalyzer implements ConversationAnalyzer {
         prompt: `Turns:\n${shown.map(({ t, n }) => `${n}. [${t.role}${t.tool ? `:${t.tool}` : ''}] ${clip(t.content, MAX_TURN_CHARS)}`).join('\n')}\n\nWhich evaluated pairs do these turns contain?`,
         temperature: this.opts.temperature ?? 0,
         signal: call.signal,
-      });
-    } catch (e) {
-      if (this.opts.fallback && isEngramError(e) && (e.code === 'LLM_OUTPUT' || e.code === 'ADAPTER' || e.code === 'UNAVAILABLE')) {
-        return this.opts.fallback.analyze(turns, call);
-      }
-      throw e;
-    }
-    const seen = new Set<string>();
-    return reply.pairs.flatMap((p): AnalyzedPair[] => {
-      const [q, r, f] = [p.query_turn - 1, p.response_turn - 1, p.feedback_turn - 1];
-      if (!isGrounded(turns, firstTurn, q, r, f) || seen.has(`${q}:${r}`)) return [];
-      seen.add(`${q}:${r}`);
-      const tools = toolsBetween(turns, q, r);
-      return [
-        {
-          query: readUserMessage(turns[q]!.content).rest || turns[q]!.content,
-          response: turns[r]!.content,
-          polarity: p.feedback,
-          reason: describeJudgement(p.reason.trim(), turns[f]!.content, tools, p.feedback),
-          queryTurn: q,
-          responseTurn: r,
-          feedbackTurn: f,
-        },
-      ];
-    });
+      },
+      (reply) => groundedPairs(turns, firstTurn, reply),
+      fallback && (() => fallback.analyze(turns, call)),
+    );
   }
+}
+
+/** The model's pairs that the turns bear out (`isGrounded`), each query → response once. */
+function groundedPairs(turns: readonly Turn[], firstTurn: number, reply: z.output<typeof llmPairsSchema>): AnalyzedPair[] {
+  const seen = new Set<string>();
+  return reply.pairs.flatMap((p): AnalyzedPair[] => {
+    const [q, r, f] = [p.query_turn - 1, p.response_turn - 1, p.feedback_turn - 1];
+    if (!isGrounded(turns, firstTurn, q, r, f) || seen.has(`${q}:${r}`)) return [];
+    seen.add(`${q}:${r}`);
+    const tools = toolsBetween(turns, q, r);
+    return [
+      {
+        query: readUserMessage(turns[q]!.content).rest || turns[q]!.content,
+        response: turns[r]!.content,
+        polarity: p.feedback,
+        reason: describeJudgement(p.reason.trim(), turns[f]!.content, tools, p.feedback),
+        queryTurn: q,
+        responseTurn: r,
+        feedbackTurn: f,
+      },
+    ];
+  });
 }
 
 /** Query is a user turn in the window, the response a later agent turn, the feedback the next user turn after it. */

@@ -5,9 +5,8 @@
  * dropped. A model that fails to produce valid output falls back to the rules (rules.ts).
  */
 import { z } from 'zod';
-import { generateObject } from '../../adapters/llms/generate-object.js';
+import { generateObjectOr } from '../../adapters/llms/generate-object.js';
 import { nameKey, relationTypeKey } from '../../core/graph.js';
-import { isEngramError } from '../../core/errors.js';
 import type { Llm } from '../../ports/llm.js';
 import { exclusivity, extractFromTurn, type Extraction, type TurnInput } from './rules.js';
 
@@ -62,37 +61,41 @@ export function ruleExtractor(): TurnExtractor {
 export function llmExtractor(llm: Llm, opts: { fallback?: TurnExtractor; temperature?: number } = {}): TurnExtractor {
   return async (turns) => {
     if (turns.length === 0) return [];
-    let reply: LlmGraph;
-    try {
-      reply = await generateObject(llm, {
+    const fallback = opts.fallback;
+    return generateObjectOr(
+      llm,
+      {
         schema: llmGraphSchema,
         name: 'knowledge_graph',
         description: 'Entities and directed relations stated in the turns',
         system: SYSTEM,
         prompt: `Turns:\n${turns.map((t, i) => `${i + 1}. ${t.speaker ? `${t.speaker}: ` : ''}${t.text}`).join('\n')}`,
         temperature: opts.temperature ?? 0,
-      });
-    } catch (e) {
-      if (opts.fallback && isEngramError(e) && (e.code === 'LLM_OUTPUT' || e.code === 'ADAPTER' || e.code === 'UNAVAILABLE')) return opts.fallback(turns);
-      throw e;
-    }
-    const types = new Map(reply.entities.map((e) => [nameKey(e.name), e]));
-    const out: Extraction[] = turns.map(() => ({ entities: [], relations: [], people: [] }));
-    for (const r of reply.relations) {
-      const x = out[r.turn - 1];
-      const source = types.get(nameKey(r.source));
-      const target = types.get(nameKey(r.target));
-      const type = relationTypeKey(r.relation);
-      if (!x || !source || !target || type === '' || nameKey(source.name) === nameKey(target.name)) continue;
-      x.relations.push({ source: source.name, target: target.name, type, text: turns[r.turn - 1]!.text, exclusive: exclusivity(type) });
-      for (const e of [source, target]) if (!x.entities.some((y) => nameKey(y.name) === nameKey(e.name))) x.entities.push({ name: e.name, entityType: e.type });
-    }
-    // Entities no relation cites belong to the first turn that mentions them.
-    for (const e of reply.entities) {
-      if (out.some((x) => x.entities.some((y) => nameKey(y.name) === nameKey(e.name)))) continue;
-      const i = turns.findIndex((t) => t.text.toLowerCase().includes(e.name.toLowerCase()) || nameKey(t.speaker ?? '') === nameKey(e.name));
-      if (i >= 0) out[i]!.entities.push({ name: e.name, entityType: e.type });
-    }
-    return out;
+      },
+      (reply) => extractions(turns, reply),
+      fallback && (() => fallback(turns)),
+    );
   };
+}
+
+/** Per turn, the relations the model read in it and the entities they join. */
+function extractions(turns: Parameters<TurnExtractor>[0], reply: LlmGraph): Extraction[] {
+  const types = new Map(reply.entities.map((e) => [nameKey(e.name), e]));
+  const out: Extraction[] = turns.map(() => ({ entities: [], relations: [], people: [] }));
+  for (const r of reply.relations) {
+    const x = out[r.turn - 1];
+    const source = types.get(nameKey(r.source));
+    const target = types.get(nameKey(r.target));
+    const type = relationTypeKey(r.relation);
+    if (!x || !source || !target || type === '' || nameKey(source.name) === nameKey(target.name)) continue;
+    x.relations.push({ source: source.name, target: target.name, type, text: turns[r.turn - 1]!.text, exclusive: exclusivity(type) });
+    for (const e of [source, target]) if (!x.entities.some((y) => nameKey(y.name) === nameKey(e.name))) x.entities.push({ name: e.name, entityType: e.type });
+  }
+  // Entities no relation cites belong to the first turn that mentions them.
+  for (const e of reply.entities) {
+    if (out.some((x) => x.entities.some((y) => nameKey(y.name) === nameKey(e.name)))) continue;
+    const i = turns.findIndex((t) => t.text.toLowerCase().includes(e.name.toLowerCase()) || nameKey(t.speaker ?? '') === nameKey(e.name));
+    if (i >= 0) out[i]!.entities.push({ name: e.name, entityType: e.type });
+  }
+  return out;
 }
