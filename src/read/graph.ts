@@ -220,15 +220,8 @@ export async function graphRetrieve(storage: GraphStore & Partial<Pick<TimelineS
   return withEntities(storage, req.tenant, ranked);
 }
 
-/** A relation as graphRetrieve scores it. */
-interface Scored {
-  r: Relation;
-  hop: 1 | 2;
-  score: number;
-  strong: boolean;
-  precise?: boolean | undefined;
-  directed?: boolean | undefined;
-}
+/** A relation as graphRetrieve scores it: a GraphHit before its entities are loaded. */
+type Scored = Omit<GraphHit, 'relation' | 'source' | 'target'> & { r: Relation };
 
 /** What both hops are scored against: the query (its cues and tense), the entities it names, the scope and history. */
 interface Hops {

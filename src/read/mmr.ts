@@ -106,27 +106,25 @@ export function mmrSelect<T extends MmrItem>(items: readonly T[], k: number, lam
   const norms = items.map((i) => (i.vector ? Math.sqrt(dot(i.vector, i.vector)) : 0));
   const words: (Set<string> | undefined)[] = [];
   const wordsOf = (x: number) => (words[x] ??= wordSet(items[x]!.text));
-  const similarity = (x: number, y: number): number => {
+  // The cosine of two items' vectors (0 for a zero or mismatched one); undefined when either has none.
+  const cosineOf = (x: number, y: number): number | undefined => {
     const vx = items[x]!.vector;
     const vy = items[y]!.vector;
-    if (vx && vy) {
-      const n = norms[x]! * norms[y]!;
-      return n === 0 || vx.length !== vy.length ? 0 : Math.max(0, dot(vx, vy) / n);
-    }
-    return jaccard(wordsOf(x), wordsOf(y));
+    if (!vx || !vy) return undefined;
+    const n = norms[x]! * norms[y]!;
+    return n === 0 || vx.length !== vy.length ? 0 : dot(vx, vy) / n;
+  };
+  const similarity = (x: number, y: number): number => {
+    const cos = cosineOf(x, y);
+    return cos !== undefined ? Math.max(0, cos) : jaccard(wordsOf(x), wordsOf(y));
   };
 
   const stems: (Set<string> | undefined)[] = [];
   const stemsOf = (x: number) => (stems[x] ??= stemSet(items[x]!.text));
   const isDuplicate = (x: number, y: number): boolean => {
     if (!duplicate) return false;
-    const vx = items[x]!.vector;
-    const vy = items[y]!.vector;
-    if (vx && vy) {
-      const n = norms[x]! * norms[y]!;
-      const cos = n === 0 || vx.length !== vy.length ? 0 : dot(vx, vy) / n;
-      return cos >= duplicate.cosine && jaccard(stemsOf(x), stemsOf(y)) >= duplicate.jaccard && !distinct(x, y);
-    }
+    const cos = cosineOf(x, y);
+    if (cos !== undefined) return cos >= duplicate.cosine && jaccard(stemsOf(x), stemsOf(y)) >= duplicate.jaccard && !distinct(x, y);
     return jaccard(stemsOf(x), stemsOf(y)) >= duplicate.textOnly && !distinct(x, y);
   };
 

@@ -69,17 +69,21 @@ async function withRaceRetry<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The pair's example in the scope, if there is one; else a new one of `origin`, stored (and the indexer told). */
+async function findOrCreate(deps: LearnDeps, scope: Scope, pair: Pair, origin: Example['origin']): Promise<{ existing: Example; created?: undefined } | { existing?: undefined; created: Example }> {
+  const existing = await deps.storage.findExample(scope.tenant, scopeFilterOf(scope), pairHash(pair.query, pair.response));
+  if (existing) return { existing };
+  const created = newExample(deps, scope, pair, origin);
+  await deps.storage.putExample(created);
+  deps.notifyIndexer();
+  return { created };
+}
+
 /** Applies one explicit feedback click. `pair` texts must already be scrubbed. */
 export function toggleFeedback(deps: LearnDeps, scope: Scope, pair: Pair): Promise<FeedbackResult> {
-  const hash = pairHash(pair.query, pair.response);
   return withRaceRetry(async () => {
-    const existing = await deps.storage.findExample(scope.tenant, scopeFilterOf(scope), hash);
-    if (!existing) {
-      const example = newExample(deps, scope, pair, 'feedback');
-      await deps.storage.putExample(example);
-      deps.notifyIndexer();
-      return { action: 'created', example };
-    }
+    const { existing, created } = await findOrCreate(deps, scope, pair, 'feedback');
+    if (!existing) return { action: 'created', example: created };
     if (existing.polarity === pair.polarity) {
       await deps.storage.deleteExample(scope.tenant, existing.id);
       return { action: 'deleted', example: existing };
@@ -93,15 +97,9 @@ export function toggleFeedback(deps: LearnDeps, scope: Scope, pair: Pair): Promi
 
 /** Records feedback inferred from a conversation, without ever undoing what a user said explicitly. */
 export function recordInferred(deps: LearnDeps, scope: Scope, pair: Pair): Promise<{ action: InferredAction; example: Example }> {
-  const hash = pairHash(pair.query, pair.response);
   return withRaceRetry(async () => {
-    const existing = await deps.storage.findExample(scope.tenant, scopeFilterOf(scope), hash);
-    if (!existing) {
-      const example = newExample(deps, scope, pair, 'analysis');
-      await deps.storage.putExample(example);
-      deps.notifyIndexer();
-      return { action: 'created' as const, example };
-    }
+    const { existing, created } = await findOrCreate(deps, scope, pair, 'analysis');
+    if (!existing) return { action: 'created' as const, example: created };
     if (existing.polarity === pair.polarity) return { action: 'unchanged' as const, example: existing };
     if (existing.origin === 'feedback') return { action: 'kept_user_feedback' as const, example: existing };
     const example: Example = { ...existing, polarity: pair.polarity, reason: pair.reason ?? existing.reason };
