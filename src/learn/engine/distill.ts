@@ -17,7 +17,7 @@
  *    nothing, and one that repeats the live value only adds its event to the provenance count — so running
  *    consolidation again, or over overlapping windows, is idempotent.
  */
-import { newId } from '../../core/ids.js';
+import { versionAfter } from './facts.js';
 import { strategyFor } from '../../core/predicates.js';
 import { contentHash } from '../../core/text.js';
 import type { Fact, MemoryEvent } from '../../core/types.js';
@@ -103,10 +103,7 @@ async function writeStatement(ctx: EngineContext, tenant: string, event: MemoryE
   let value = st.value;
   if (strategy === 'merge' && live) ({ text, value } = mergeValues(live, { text, value }) as { text: string; value: string });
   const fact: Fact = {
-    id: newId('fact', now),
-    key,
-    version: live ? live.version + 1 : 1,
-    supersedes: live?.id,
+    ...versionAfter(live, key, now),
     tenant,
     userId: event.userId,
     agentId: event.agentId,

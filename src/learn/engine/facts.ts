@@ -29,6 +29,11 @@ import type { EngineContext } from './context.js';
 import { metaString } from './episode-record.js';
 import { makeLink } from './links.js';
 
+/** A new version's place in its lineage: a fresh id, and the version after `live`, superseding it (else the first). */
+export function versionAfter(live: Fact | undefined, key: string, now: number): Pick<Fact, 'id' | 'key' | 'version' | 'supersedes'> {
+  return { id: newId('fact', now), key, version: live ? live.version + 1 : 1, ...(live ? { supersedes: live.id } : {}) };
+}
+
 export interface EvidenceInput {
   episodeId: string;
   polarity: Polarity;

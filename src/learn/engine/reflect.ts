@@ -5,7 +5,7 @@
  * last 6 …" are one lineage). A later reflection that only changes the counts writes nothing; one that says
  * something else (another tally, other co-occurring words) writes a new version.
  */
-import { newId } from '../../core/ids.js';
+import { versionAfter } from './facts.js';
 import { contentHash, normalizeText } from '../../core/text.js';
 import type { Fact, MemoryEvent } from '../../core/types.js';
 import { initialStats } from '../confidence.js';
@@ -51,10 +51,7 @@ async function storeInsight(ctx: EngineContext, tenant: string, agentId: string 
   const uncounted = (t: string) => t.replace(/\d+(?:\.\d+)?/g, '#');
   if (live && (live.contentHash === hash || uncounted(live.text) === uncounted(insight.text))) return { fact: live, status: 'duplicate' };
   const fact: Fact = {
-    id: newId('fact', now),
-    key,
-    version: live ? live.version + 1 : 1,
-    ...(live ? { supersedes: live.id } : {}),
+    ...versionAfter(live, key, now),
     tenant,
     ...(agentId ? { agentId } : {}),
     kind: 'insight',
