@@ -5,14 +5,15 @@
  * which the rendering shows (recurrence.ts). Learned rules the cases refuted as often as they supported leave first
  * (refuted.ts), and before the rest the cases are reordered among themselves by how near the query is to what each
  * one's investigation found (findings.ts). When the closest case is a correction, the earlier cases of the cause it
- * overturned leave (overturned.ts).
+ * overturned leave (overturned.ts); when it is a later, uncorrected case of a cause an earlier correction called the
+ * mistake, that correction's case leaves (overturned.ts, the mirror).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
 import type { Episode } from '../core/types.js';
 import { correctionsAboveOverturned } from './corrected.js';
 import { DropLog, type CaseDrops } from './explain.js';
 import { findingCosines, liftByFindings } from './findings.js';
-import { withoutOverturned } from './overturned.js';
+import { withoutCorrectionsOfConfirmed, withoutOverturned } from './overturned.js';
 import { causeGroups, withCounts } from './recurrence.js';
 import { withoutRefutedRules } from './refuted.js';
 import { supersededCases, withoutSuperseded } from './supersede.js';
@@ -56,7 +57,10 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   // The earlier cases the closest correction overturned leave for this query (overturned.ts).
   const kept = withoutOverturned(ranked, (id) => episodes.get(id));
   drops?.step('superseded', ranked, DropLog.ids(kept), 'overturned');
-  return kept;
+  // The mirror: earlier corrections against the cause of the closest case, which has happened again since, leave.
+  const confirmed = withoutCorrectionsOfConfirmed(kept, (id) => episodes.get(id));
+  drops?.step('superseded', kept, DropLog.ids(confirmed), 'overturned');
+  return confirmed;
 }
 
 /** The cases' episodes by id, in the cases' order; only those `known` does not hold are read. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '../core/types.js';
 import { candidate, makeDoc, makeFact } from './fixtures.test-support.js';
-import { namesMistaken, overturnedNotes, withoutOverturned } from './overturned.js';
+import { namesMistaken, overturnedNotes, withoutCorrectionsOfConfirmed, withoutOverturned } from './overturned.js';
 import type { Candidate } from './types.js';
 
 function item(id: string, relevance: number, final = relevance, corrected?: number): Candidate {
@@ -108,5 +108,35 @@ describe('withoutOverturned', () => {
   it('when the closest case holds no correction, no rule leaves', () => {
     const pool = [item('old2', 0.7), item('fix', 0.6), item('old1', 0.5), rule('r_stale', ['old1', 'old2'])];
     expect(ids(withoutOverturned(pool, of))).toEqual(['fix', 'old1', 'old2', 'r_stale']);
+  });
+});
+
+describe('withoutCorrectionsOfConfirmed', () => {
+  it('the closest case is a later, uncorrected case of the cause an earlier correction called the mistake: that correction leaves', () => {
+    const pool = [item('later', 0.7), item('fix', 0.6), item('other', 0.4)];
+    expect(ids(withoutCorrectionsOfConfirmed(pool, of))).toEqual(['later', 'other']);
+  });
+
+  it('a correction more relevant than the closest case stays', () => {
+    const pool = [item('later', 0.5, 0.9), item('fix', 0.6, 0.8), item('other', 0.4)];
+    expect(ids(withoutCorrectionsOfConfirmed(pool, of))).toEqual(['fix', 'later', 'other']);
+  });
+
+  it('a correction later than the closest case stays: it may have overturned it', () => {
+    const pool = [item('old2', 0.7), item('fix', 0.6), item('old1', 0.5)];
+    expect(ids(withoutCorrectionsOfConfirmed(pool, of))).toEqual(['fix', 'old1', 'old2']);
+  });
+
+  it('the closest case holds a correction itself, or names no cause: nothing changes', () => {
+    const pool = [item('fix', 0.7), item('old1', 0.6)];
+    expect(ids(withoutCorrectionsOfConfirmed(pool, of))).toEqual(['fix', 'old1']);
+    const noCause = (id: string) => (id === 'later' ? ({ ...episodes.get('later')!, rootCause: undefined } as Episode) : of(id));
+    expect(ids(withoutCorrectionsOfConfirmed([item('later', 0.7), item('fix', 0.6)], noCause))).toEqual(['fix', 'later']);
+  });
+
+  it('a correction whose mistaken belief names another cause stays', () => {
+    const pool = [item('other', 0.7), item('fix', 0.6)];
+    const laterOther = (id: string) => (id === 'other' ? { ...episodes.get('other')!, startSeq: 9 } : of(id));
+    expect(ids(withoutCorrectionsOfConfirmed(pool, laterOther))).toEqual(['fix', 'other']);
   });
 });

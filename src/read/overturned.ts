@@ -12,6 +12,12 @@
  * them. A learned rule drawn only from the cases that leave (every episode of its `provenance.episodeIds`) leaves
  * with them, named in the same note (supersede.ts `rulesLeavingWith`); a rule with any other source stays. Words
  * only of the episodes' own corrections, assumptions and causes; no domain's words are read.
+ *
+ * The mirror (`withoutCorrectionsOfConfirmed`): when the closest closed case holds no correction and its cause M
+ * happened after an earlier correction said "not M", that correction was about its own incident, and M has since
+ * been the cause again, in the case closest to this query. Shown beside it, the earlier "not M" reads as a ruling
+ * against the closest case; that corrected case leaves the candidates for this query (only when it is no more
+ * relevant than the closest case, and is not itself a case of M). It comes back whenever it is the closer case.
  */
 import type { Episode } from '../core/types.js';
 import { parseCorrection } from '../learn/cues.js';
@@ -65,6 +71,29 @@ export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (
   const overturned = { ids: [...gone], correction: ep.corrections[0]!, ...(rules.length > 0 ? { rules } : {}) };
   const left = new Set([...gone, ...rules]);
   return candidates.filter((c) => !left.has(c.doc.refId)).map((c) => (c === lead ? { ...c, overturned } : c));
+}
+
+/**
+ * The candidates without the earlier corrected cases whose correction named as mistaken the cause of the closest
+ * closed case, when that case is later than them and holds no correction itself (the mirror above).
+ */
+export function withoutCorrectionsOfConfirmed(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {
+  const cases = candidates.filter(isClosedCase).sort((a, b) => ownScore(b) - ownScore(a));
+  const lead = cases[0];
+  const ep = lead ? episodeOf(lead.doc.refId) : undefined;
+  if (!lead || !ep || ep.corrections.length > 0 || !ep.rootCause) return [...candidates];
+  const rel = lead.scores.relevance ?? 0;
+  const gone = new Set(
+    cases
+      .slice(1)
+      .filter((c) => {
+        const other = episodeOf(c.doc.refId);
+        if (!other || other.corrections.length === 0 || other.startSeq >= ep.startSeq || sameCause(other.rootCause, ep.rootCause)) return false;
+        return (c.scores.relevance ?? 0) <= rel && namesMistaken(other, ep.rootCause);
+      })
+      .map((c) => c.doc.refId),
+  );
+  return gone.size === 0 ? [...candidates] : candidates.filter((c) => !gone.has(c.doc.refId));
 }
 
 /** One note per shown correction that overturned earlier cases for this query. */
