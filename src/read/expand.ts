@@ -19,6 +19,14 @@
  *                  matches it as well as what that person said. It comes after the other steps so that it orders
  *                  what they found rather than feeding them: a neighbour or a reply inherits from a turn's
  *                  relevance before the bonus, and the bonus goes only to what the named author said.
+ *   asker's author field  Outside a conversation between people (the steps above are off there), where the
+ *                  author field has no person's name to read: when the query speaks in the first person singular
+ *                  ("How many bikes do I own?") and the event candidates in view come from the asker's role
+ *                  ("user", "human") and at least one other author, the asker's events that state something (not
+ *                  every sentence a question) gain the same bonus. "I" in a question put to an assistant is the
+ *                  user; a long answer that repeats the question's words, or a request of the user's that only
+ *                  asks, holds none of what the user said about themselves. Measured in docs/benchmarks.md
+ *                  ("The asker's author field").
  *
  * Cost: one `getEvents` for the top `eventWindow` (50) event candidates (authors, sessions and sequence
  * numbers), one `queryEvents` per seed (an index range of at most 2·seqSpan + 1 rows of the seed's session around it), and
