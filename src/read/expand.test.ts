@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventToDoc } from '../core/docs.js';
 import type { MemoryEvent } from '../core/types.js';
-import { adjacent, expandCandidates, favourNamedAuthors, mentionedNames, namedAuthors, type ExpandRequest } from './expand.js';
+import { adjacent, expandCandidates, favourAsker, favourNamedAuthors, mentionedNames, namedAuthors, type ExpandRequest } from './expand.js';
 import { informationPrior } from './turns.js';
 import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
 import { search } from './search.js';
@@ -45,6 +45,35 @@ describe('the author field', () => {
       ['evt_n', 0.55],
     ]);
     expect(favourNamedAuthors('Who paints?', [...candidates], 0.15, (_c, r) => r)).toEqual(candidates);
+  });
+});
+
+describe("the asker's author field", () => {
+  const said = (name: string | undefined, relevance: number, id: string, content: string): Candidate => ({
+    doc: { ...eventToDoc(makeEvent({ id, content, name })), docId: undefined },
+    origin: 'semantic',
+    event: makeEvent({ id, content, name }),
+    scores: { ...emptyBreakdown(), relevance, final: relevance },
+  });
+  const candidates = [
+    said('assistant', 0.3, 'evt_a', 'Brompton bikes fold small. Service them yearly.'),
+    said('user', 0.32, 'evt_q', 'Is it worth getting a bike fit?'),
+    said('user', 0.12, 'evt_s', 'I started commuting on a Brompton. My back aches, why?'),
+  ];
+
+  it("raises the user's stating events when the query speaks in the first person singular; not a user turn that only asks", () => {
+    const out = favourAsker('How many bikes do I own?', [...candidates], 0.15, (_c, r) => r);
+    expect(out.map((c) => [c.event!.id, Number(c.scores.relevance!.toFixed(2))])).toEqual([
+      ['evt_q', 0.32],
+      ['evt_a', 0.3],
+      ['evt_s', 0.27],
+    ]);
+  });
+
+  it('leaves the list as it is without a first-person query, a user role in view, or a second author', () => {
+    expect(favourAsker('How many bikes are there?', [...candidates], 0.15, (_c, r) => r)).toEqual(candidates);
+    expect(favourAsker('Which bike did I buy?', candidates.map((c) => ({ ...c, event: { ...c.event!, name: 'Melanie' } })), 0.15, (_c, r) => r).map((c) => c.scores.relevance)).toEqual([0.3, 0.32, 0.12]);
+    expect(favourAsker('Which bike did I buy?', candidates.slice(1), 0.15, (_c, r) => r).map((c) => c.scores.relevance)).toEqual([0.32, 0.12]);
   });
 });
 

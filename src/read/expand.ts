@@ -19,6 +19,14 @@
  *                  matches it as well as what that person said. It comes after the other steps so that it orders
  *                  what they found rather than feeding them: a neighbour or a reply inherits from a turn's
  *                  relevance before the bonus, and the bonus goes only to what the named author said.
+ *   asker's author field  Outside a conversation between people (the steps above are off there), where the
+ *                  author field has no person's name to read: when the query speaks in the first person singular
+ *                  ("How many bikes do I own?") and the event candidates in view come from the asker's role
+ *                  ("user", "human") and at least one other author, the asker's events that state something (not
+ *                  every sentence a question) gain the same bonus. "I" in a question put to an assistant is the
+ *                  user; a long answer that repeats the question's words, or a request of the user's that only
+ *                  asks, holds none of what the user said about themselves. Measured in docs/benchmarks.md
+ *                  ("The asker's author field").
  *
  * Cost: one `getEvents` for the top `eventWindow` (50) event candidates (authors, sessions and sequence
  * numbers), one `queryEvents` per seed (an index range of at most 2·seqSpan + 1 rows of the seed's session around it), and
@@ -47,6 +55,7 @@ import type { DocKind, MemoryEvent } from '../core/types.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import { words } from './text.js';
 import { atRelevance, clamp01 } from './score.js';
+import { statementProfile } from './statements.js';
 import { answerQuestions, informationPrior, sameAuthorContext, timelinePositions } from './turns.js';
 import { queryTimeWindow, timeFactor, type TimeWindow } from './time-window.js';
 import type { Candidate } from './types.js';
@@ -193,7 +202,33 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
   if (s.contextShare > 0) sameAuthorContext(out, positions, s.contextShare, s.contextReach, req.rescore);
   out.sort(byFinal);
   const expanded = s.seeds <= 0 || (req.kinds && !req.kinds.includes('event')) ? out : await addNeighbours(storage, req, s, out, known);
+  // Outside a conversation between people the author field has no names to read; the query's first person names the asker.
+  const asker = { ...EXPAND_DEFAULTS, ...req.settings }.authorBonus;
+  if (req.conversational === false) return asker > 0 ? favourAsker(req.query, expanded, asker, req.rescore) : expanded;
   return s.authorBonus > 0 ? favourNamedAuthors(req.query, expanded, s.authorBonus, req.rescore) : expanded;
+}
+
+/** Roles that name the person asking an assistant (core/speakers.ts: roles, not people). */
+export const ASKER_ROLES: ReadonlySet<string> = new Set(['user', 'human']);
+const FIRST_PERSON_RE = /\b(?:i|me|my|mine|myself)\b/iu;
+
+/**
+ * The asker's author field (see above): outside a conversation between people, when the query speaks in the first
+ * person singular and the event candidates in view come from the asker's role ("user") and at least one other author,
+ * the asker's events that state something (not every sentence a question) gain `bonus` relevance; re-sorted.
+ */
+export function favourAsker(query: string, out: Candidate[], bonus: number, rescore: ExpandRequest['rescore']): Candidate[] {
+  if (!FIRST_PERSON_RE.test(query)) return out;
+  const role = (c: Candidate) => c.event?.name?.trim().toLowerCase();
+  const authors = new Set(out.map(role).filter((n): n is string => n !== undefined && n !== ''));
+  if (authors.size < 2 || ![...authors].some((n) => ASKER_ROLES.has(n))) return out;
+  return out
+    .map((c) => {
+      const r = role(c);
+      if (c.scores.relevance === null || r === undefined || !ASKER_ROLES.has(r) || statementProfile(c.doc.text).questionShare >= 1) return c;
+      return { ...c, scores: atRelevance(c, Math.min(1, c.scores.relevance + bonus), rescore) };
+    })
+    .sort(byFinal);
 }
 
 /**
