@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyMisses, namedSpeakers, type TurnInfo } from './miss-classes.js';
+import { classifyMisses, namedSpeakers, signalClass, type TurnInfo } from './miss-classes.js';
 
 const turns = new Map<string, TurnInfo>([
   ['D1:1', { speaker: 'Ana', text: 'I went swimming with the kids today.', session: 1 }],
@@ -33,5 +33,15 @@ describe('classifyMisses', () => {
     expect(namedSpeakers('Did Ana and Ben both swim?', ['Ana', 'Ben'])).toEqual(['Ana', 'Ben']);
     expect(namedSpeakers('What did Anabel say?', ['Ana'])).toEqual([]);
     expect(classifyMisses('Did Ana and Ben both swim?', ['D1:1'], ['D1:1'], turns).topByNamed).toBeUndefined();
+  });
+});
+
+describe('signalClass', () => {
+  const list = (n: number, at: number, id: string) => Array.from({ length: n }, (_, i) => (i === at ? id : `x${i}`));
+  it('classes by the pools of 80 that hold the turn, and whether a signal had it in its top 10', () => {
+    expect(signalClass('e', list(200, 120, 'e'), list(200, 90, 'e'))).toEqual({ cls: 'none', top: false });
+    expect(signalClass('e', [], list(200, 3, 'e'))).toEqual({ cls: 'vector', top: true });
+    expect(signalClass('e', list(200, 40, 'e'), list(200, 150, 'e'))).toEqual({ cls: 'lexical', top: false });
+    expect(signalClass('e', list(200, 12, 'e'), list(200, 9, 'e'))).toEqual({ cls: 'both', top: true });
   });
 });

@@ -54,3 +54,22 @@ export function classifyMisses(question: string, evidence: readonly string[], ra
   const by = (d: string) => turns.get(d)?.speaker === named[0];
   return { lost, topSessions, topByNamed: top.filter(by).length, evidenceByNamed: evidence.filter(by).length / Math.max(1, evidence.length) };
 }
+
+/**
+ * Which signal holds a missed evidence turn, by its rank in each single-signal ranking (BM25, vector) against the
+ * pool each index is asked for (pool.ts CALIBRATION_DEPTH, 80): `none` is in neither pool (not a candidate: no
+ * fusion or later step can reach it), `lexical`/`vector` in one pool only, `both` in both. `top` says whether that
+ * signal (the better one, for `both`) had it in its own top 10: evidence a signal ranks there and hybrid does not is
+ * harm done after the signals (fusion or a later step).
+ */
+export type SignalClass = 'none' | 'lexical' | 'vector' | 'both';
+
+export function signalClass(evidence: string, bm25: readonly string[], vector: readonly string[], pool = 80): { cls: SignalClass; top: boolean } {
+  const at = (l: readonly string[]) => {
+    const i = l.indexOf(evidence);
+    return i < 0 || i >= pool ? Infinity : i;
+  };
+  const [b, v] = [at(bm25), at(vector)];
+  const cls: SignalClass = b === Infinity ? (v === Infinity ? 'none' : 'vector') : v === Infinity ? 'lexical' : 'both';
+  return { cls, top: Math.min(b, v) < 10 };
+}

@@ -3,7 +3,8 @@
  * question of the split (categories 1–4 with evidence), the rankings that place its evidence — hybrid `search` and
  * `getContext` as the bench asks them (k 20), and BM25 and vector alone at depth 200 — as JSON lines, for an offline
  * classification of the misses (where each missed evidence turn sits, which signal knows it); prints the split's R@10
- * of both rows and, per category, the recall each row lost by class (miss-classes.ts). Opens the database a full
+ * of both rows and, per category, the recall each row lost by class (miss-classes.ts), and (at depth ≥ 80) hybrid's by
+ * the signal whose pool of 80 holds the turn (signalClass). Opens the database a full
  * (ten-conversation) `bench:locomo` run cached; `--from FILE` classes an earlier dump without opening anything.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { Command } from 'commander';
 import { DEV_SPLIT, loadLocomo } from './dataset.js';
 import { openCachedRun } from './cached.js';
 import { gathersAcrossSessions } from '../../src/read/session-spread.js';
-import { classifyMisses, type MissClass, type TurnInfo } from './miss-classes.js';
+import { classifyMisses, signalClass, type MissClass, type TurnInfo } from './miss-classes.js';
 import { contextRetriever, searchRetriever } from './retrievers.js';
 
 interface Row {
@@ -92,5 +93,21 @@ function report(list: readonly Row[]): void {
       return `${row} R@10 ${(recall / n).toFixed(4)}; lost ${f(n - recall)} (near ${f(lost.near)}, deep-shared ${f(lost['deep-shared'])}, deep-gap ${f(lost['deep-gap'])}, of it in gathering questions ${f(gapGathering)}); top-10 sessions ${(sessions / n).toFixed(1)}, by the one named speaker ${namedN ? (named / namedN).toFixed(1) : '-'} of 10`;
     };
     console.log(`  ${g} (${rs.length}): ${line('hybrid')}\n  ${' '.repeat(g.length + String(rs.length).length + 4)}${line('context')}`);
+  }
+  // By signal (miss-classes.ts signalClass): which index's pool of 80 holds each evidence turn hybrid misses at 10.
+  // The vector ranking always fills its depth: one shorter than 80 was asked with --depth < 80.
+  if (list.some((r) => r.vector.length < 80)) return;
+  console.log('hybrid misses at 10 by signal (recall lost; "top": a signal had it in its top 10):');
+  for (const [g, rs] of [...groups].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const lost = new Map<string, number>();
+    for (const r of rs) {
+      for (const e of r.evidence) {
+        if (r.hybrid.slice(0, 10).includes(e)) continue;
+        const { cls, top } = signalClass(e, r.bm25, r.vector);
+        const k = `${cls}${top ? ' (top)' : ''}`;
+        lost.set(k, (lost.get(k) ?? 0) + 1 / r.evidence.length);
+      }
+    }
+    console.log(`  ${g}: ${[...lost].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${f(v)}`).join(', ')}`);
   }
 }
