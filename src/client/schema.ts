@@ -1582,8 +1582,6 @@ export interface components {
                 };
                 /** @description default true */
                 concepts?: boolean;
-                /** @description default true */
-                feedback?: boolean;
             };
             merge_policy?: {
                 /**

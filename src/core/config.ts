@@ -110,12 +110,6 @@ export const semanticRetrievalSchema = z
      * noun hierarchy. The first query that asks loads WordNet (~20 MB, ~0.2 s); off: never loaded.
      */
     concepts: z.boolean().default(true),
-    /**
-     * Pseudo-relevance feedback (read/prf.ts): a question that gathers a list across sessions ("What activities…",
-     * "Which cities…") in a conversation between people searches the vector index again with its vector moved toward
-     * its first hits. One more vector search for those questions only.
-     */
-    feedback: z.boolean().default(true),
   })
   .strict();
 

@@ -24,8 +24,6 @@ import { scoreCandidate } from './score.js';
 import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens, words } from './text.js';
 import { CALIBRATION_DEPTH, calibrationHead } from './pool.js';
-import { PRF_HITS, prfVector } from './prf.js';
-import { gathersAcrossSessions } from './session-spread.js';
 import type { TimeWindow } from './time-window.js';
 import type { Candidate, ReadDeps, RetrievalMode } from './types.js';
 
@@ -117,8 +115,6 @@ export interface SemanticRequest {
   timeWindow?: Pick<TimeWindow, 'start' | 'end'> | undefined;
   /** Concept evidence for queries that ask about a category (concepts.ts; `semantic_retrieval.concepts`, default on). */
   concepts?: boolean | undefined;
-  /** Pseudo-relevance feedback for gathering questions in conversations (prf.ts; `semantic_retrieval.feedback`, default on). */
-  feedback?: boolean | undefined;
 }
 
 export interface SemanticCandidates {
@@ -219,39 +215,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
     return docsWithVectors(storage, req.tenant, ids, storage.hydrateDocs ? allEvents(ids.length) : 0);
   });
   otherDocs.catch(() => undefined);
-  const [[firstVecHits, [mainLexHits, termBest], datedLexHits, datedVecHits], lexLoaded, firstVecLoaded] = await Promise.all([hits, lexicalDocs, otherDocs]);
-  let vecHits = firstVecHits;
-  let vecLoaded = firstVecLoaded;
-  let fusionVector = vector;
-  // Pseudo-relevance feedback (prf.ts): a question that gathers a list across sessions of a conversation between
-  // people searches again with its vector moved toward its first vector hits; that search's hits are the vector pool.
-  // The first hits are the head's, so the second search is the same for every k (pool.ts).
-  const firstHead = (hs: readonly DocHit[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, CALIBRATION_DEPTH);
-  const firstDocs = () => {
-    const ids = new Set([...firstHead(mainLexHits), ...datedLexHits, ...firstHead(firstVecHits), ...datedVecHits].map((h) => h.docId));
-    return [...lexLoaded.docs, ...firstVecLoaded.docs].filter((d) => ids.has(d.docId));
-  };
-  if (req.feedback !== false && req.mode === 'hybrid' && vector && gathersAcrossSessions(req.query) && looksConversational(firstDocs())) {
-    const byId = new Map([...lexLoaded.docs, ...firstVecLoaded.docs].map((d) => [d.docId, d]));
-    const loadedVectors = new Map([...lexLoaded.vectors, ...firstVecLoaded.vectors]);
-    const hitVectors = firstHead(firstVecHits)
-      .slice(0, PRF_HITS)
-      .flatMap((h) => {
-        const d = byId.get(h.docId);
-        const v = d ? loadedVectors.get(d.contentHash) : undefined;
-        return v ? [v] : [];
-      });
-    fusionVector = prfVector(vector, hitVectors);
-    vecHits = await storage.vectorSearch({ ...base, vector: fusionVector });
-    const known = new Set([...mainLexHits, ...datedLexHits, ...firstVecHits, ...datedVecHits].map((h) => h.docId));
-    const more = await docsWithVectors(storage, req.tenant, [...new Set(vecHits.map((h) => h.docId))].filter((id) => !known.has(id)), storage.hydrateDocs ? allEvents(vecHits.length) : 0);
-    vecLoaded = {
-      docs: [...firstVecLoaded.docs, ...more.docs],
-      vectors: new Map([...firstVecLoaded.vectors, ...more.vectors]),
-      events: new Map([...firstVecLoaded.events, ...more.events]),
-      facts: new Map([...firstVecLoaded.facts, ...more.facts]),
-    };
-  }
+  const [[vecHits, [mainLexHits, termBest], datedLexHits, datedVecHits], lexLoaded, vecLoaded] = await Promise.all([hits, lexicalDocs, otherDocs]);
   const seen = new Set(mainLexHits.map((h) => h.docId));
   // A dated hit scores as it would in the main search (same index, same query); it only joins the candidates.
   const lexHits = [...mainLexHits, ...datedLexHits.filter((h) => !seen.has(h.docId))];
@@ -267,7 +231,7 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   const conversational = looksConversational(docs.filter((d) => !deep.has(d.docId)));
   // A head memory's BM25 counts when the lexical head found it, as with a smaller k; a deep one keeps its own.
   const lexCounted = lexHits.filter((h) => lexHead.has(h.docId) || deep.has(h.docId));
-  const input = fusionInputs(req, { docs, vectors, vector: useVector ? fusionVector : undefined, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational, deep });
+  const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational, deep });
   const fused = fuse(docs.map((d) => d.docId), input);
   const pool = [...(input.vectorPool ?? [])];
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.

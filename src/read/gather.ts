@@ -103,7 +103,6 @@ async function fetchAll(deps: ReadDeps, p: Plan, filters: ReturnType<typeof read
           now,
           questionDiscount: config.semantic_retrieval.conversation.question_discount,
           concepts: config.semantic_retrieval.concepts,
-          feedback: config.semantic_retrieval.feedback,
           timeWindow: p.timeWindow ?? undefined,
         })
       : Promise.resolve(emptySemantic()),

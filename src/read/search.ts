@@ -128,7 +128,6 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     now,
     questionDiscount: conversation.question_discount,
     concepts: DEFAULTS.semantic_retrieval.concepts,
-    feedback: DEFAULTS.semantic_retrieval.feedback,
     timeWindow: timeWindow ?? undefined,
   });
   // What only the deeper pool of a larger k found ranks after the rest (CALIBRATION_DEPTH), here and after the steps below.
