@@ -47,26 +47,47 @@ function sameCause(a: string | undefined, b: string | undefined): boolean {
 }
 
 /**
- * The candidates without the earlier cases the closest correction overturned and the learned rules drawn only from
- * them; the correction carries their ids and its correction (for the note). Unchanged when the closest closed case holds no correction.
+ * The closest closed case by its own score (when `leadFits` its episode), and the earlier cases of other causes, no
+ * more relevant than it, that `leaves` picks; undefined when none leaves. Both steps below read cases this way.
  */
-export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {
+function leavingBehindLead(
+  candidates: readonly Candidate[],
+  episodeOf: (id: string) => Episode | undefined,
+  leadFits: (lead: Episode) => boolean,
+  leaves: (lead: Episode, other: Episode) => boolean,
+): { lead: Candidate; ep: Episode; gone: Set<string> } | undefined {
   const cases = candidates.filter(isClosedCase).sort((a, b) => ownScore(b) - ownScore(a));
   const lead = cases[0];
   const ep = lead ? episodeOf(lead.doc.refId) : undefined;
-  if (!lead || !ep || ep.corrections.length === 0 || !ep.rootCause) return [...candidates];
+  if (!lead || !ep || !ep.rootCause || !leadFits(ep)) return undefined;
   const rel = lead.scores.relevance ?? 0;
+  const earlierOther = (other: Episode | undefined): other is Episode =>
+    other !== undefined && other.startSeq < ep.startSeq && !sameCause(other.rootCause, ep.rootCause);
   const gone = new Set(
     cases
       .slice(1)
       .filter((c) => {
         const other = episodeOf(c.doc.refId);
-        if (!other || other.startSeq >= ep.startSeq || sameCause(other.rootCause, ep.rootCause)) return false;
-        return (c.scores.relevance ?? 0) <= rel && namesMistaken(ep, other.rootCause);
+        return earlierOther(other) && (c.scores.relevance ?? 0) <= rel && leaves(ep, other);
       })
       .map((c) => c.doc.refId),
   );
-  if (gone.size === 0) return [...candidates];
+  return gone.size === 0 ? undefined : { lead, ep, gone };
+}
+
+/**
+ * The candidates without the earlier cases the closest correction overturned and the learned rules drawn only from
+ * them; the correction carries their ids and its correction (for the note). Unchanged when the closest closed case holds no correction.
+ */
+export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {
+  const found = leavingBehindLead(
+    candidates,
+    episodeOf,
+    (lead) => lead.corrections.length > 0,
+    (lead, other) => namesMistaken(lead, other.rootCause),
+  );
+  if (!found) return [...candidates];
+  const { lead, ep, gone } = found;
   const rules = [...rulesLeavingWith(candidates, (id) => (gone.has(id) ? lead.doc.refId : undefined)).keys()];
   const overturned = { ids: [...gone], correction: ep.corrections[0]!, ...(rules.length > 0 ? { rules } : {}) };
   const left = new Set([...gone, ...rules]);
@@ -78,22 +99,13 @@ export function withoutOverturned(candidates: readonly Candidate[], episodeOf: (
  * closed case, when that case is later than them and holds no correction itself (the mirror above).
  */
 export function withoutCorrectionsOfConfirmed(candidates: readonly Candidate[], episodeOf: (id: string) => Episode | undefined): Candidate[] {
-  const cases = candidates.filter(isClosedCase).sort((a, b) => ownScore(b) - ownScore(a));
-  const lead = cases[0];
-  const ep = lead ? episodeOf(lead.doc.refId) : undefined;
-  if (!lead || !ep || ep.corrections.length > 0 || !ep.rootCause) return [...candidates];
-  const rel = lead.scores.relevance ?? 0;
-  const gone = new Set(
-    cases
-      .slice(1)
-      .filter((c) => {
-        const other = episodeOf(c.doc.refId);
-        if (!other || other.corrections.length === 0 || other.startSeq >= ep.startSeq || sameCause(other.rootCause, ep.rootCause)) return false;
-        return (c.scores.relevance ?? 0) <= rel && namesMistaken(other, ep.rootCause);
-      })
-      .map((c) => c.doc.refId),
+  const found = leavingBehindLead(
+    candidates,
+    episodeOf,
+    (lead) => lead.corrections.length === 0,
+    (lead, other) => other.corrections.length > 0 && namesMistaken(other, lead.rootCause),
   );
-  return gone.size === 0 ? [...candidates] : candidates.filter((c) => !gone.has(c.doc.refId));
+  return found ? candidates.filter((c) => !found.gone.has(c.doc.refId)) : [...candidates];
 }
 
 /** One note per shown correction that overturned earlier cases for this query. */
