@@ -4,8 +4,7 @@
  * did not come out is dropped with that step's reason (the first step to drop a record names it):
  *
  *   validity   — a fact no version of which is valid at the read's time (its validity ended: e.g. a learned rule
- *                retired, learn/engine/retire.ts; a read of now names the retired rules its words find, which the
- *                store's query left out: retired.ts)
+ *                retired, learn/engine/retire.ts)
  *   floor      — below the relevance floor
  *   situation  — an episode whose situation contradicts what the query states, when the best episode matches it
  *                (situation.ts)

@@ -20,8 +20,7 @@ import { judgeCases } from './case-steps.js';
 import { pastSessionCap, SESSION_CAP } from './session-spread.js';
 import { expandRequest, rescorer, scoreSemantic } from './search.js';
 import { expandCandidates } from './expand.js';
-import { asOfFilter, atReadTime, isTimed } from './time-travel.js';
-import { retiredMatches, withoutRetired } from './retired.js';
+import { asOfFilter, atReadTime } from './time-travel.js';
 import { coverage, judgeFloor, queryStems } from './floor.js';
 import { situationVectors } from './situation-vector.js';
 import { byFinal, type Plan } from './context-plan.js';
@@ -51,7 +50,7 @@ export async function gather(deps: ReadDeps, p: Plan): Promise<Gathered> {
   const { candidates: window, cosines: windowCosines } = await windowCandidates(deps, events, queryVector, sem, p.config, p.route, p.now);
   // The floor, the reranker and every step after them read the head; what only the deeper pool of a top_k over
   // CONTEXT_HEAD_TOP_K found joins after them, untouched (as in search), for the slots the head leaves (select).
-  const { head, tail } = splitDeep(await currentSemantic(deps, p, sem, cutoff, filters.own), sem.deep ?? new Set<number>());
+  const { head, tail } = splitDeep(await currentSemantic(deps, p, sem, cutoff), sem.deep ?? new Set<number>());
   const kept = await floored(deps, p, sem, head, window, windowCosines, queryVector);
   // A query the floor is unsure of keeps its few best memories, marked weak; nothing joins through them (floor.ts).
   if (kept.weak) return { window, semantic: kept.semantic, sem, graph: [] };
@@ -60,17 +59,12 @@ export async function gather(deps: ReadDeps, p: Plan): Promise<Gathered> {
   return { window, sem, graph: grown.graph, semantic: [...grown.semantic, ...deep] };
 }
 
-/**
- * The window's filter, and semantic retrieval's as of the read's time; a read of now leaves retired rules out
- * (retired.ts). `own` is semantic retrieval's as the config gives it.
- */
-function readFilters(config: ContextConfig): { window: FilterNode | undefined; semantic: FilterNode | undefined; own: FilterNode | undefined } {
+/** The window's filter, and semantic retrieval's as of the read's time. */
+function readFilters(config: ContextConfig): { window: FilterNode | undefined; semantic: FilterNode | undefined } {
   const window = parseFilter(config.episodic_window.filters, 'episodic_window.filters');
-  const own = parseFilter(config.semantic_retrieval.filters, 'semantic_retrieval.filters');
-  return { window, own, semantic: withoutRetired(asOfFilter(own, config.as_of), readTime(config)) };
+  const semantic = parseFilter(config.semantic_retrieval.filters, 'semantic_retrieval.filters');
+  return { window, semantic: asOfFilter(semantic, config.as_of) };
 }
-
-const readTime = (config: ContextConfig) => ({ asOf: config.as_of, knownAt: config.known_at });
 
 /** The recent window's events and the semantic read, side by side, while the query is embedded (off-thread). */
 async function fetchAll(deps: ReadDeps, p: Plan, filters: ReturnType<typeof readFilters>): Promise<{ events: MemoryEvent[]; sem: SemanticCandidates; queryVector: Float32Array | undefined }> {
@@ -113,18 +107,13 @@ async function fetchAll(deps: ReadDeps, p: Plan, filters: ReturnType<typeof read
 /**
  * The semantic candidates scored, those past the episodic TTL dropped, and facts as they held at the read's time
  * (time-travel.ts; the others are dropped by `validity`), before the floor (floor.ts) and anything that builds on a
- * candidate: neighbours and hops only join relevant seeds. With `explain`, a read of now also names the retired
- * rules its words find (`validity`): the store's query left them out (retired.ts).
+ * candidate: neighbours and hops only join relevant seeds.
  */
-async function currentSemantic(deps: ReadDeps, p: Plan, sem: SemanticCandidates, cutoff: number | undefined, filter: FilterNode | undefined): Promise<Candidate[]> {
+async function currentSemantic(deps: ReadDeps, p: Plan, sem: SemanticCandidates, cutoff: number | undefined): Promise<Candidate[]> {
   const { config, now } = p;
   const scored = scoreSemantic(sem, config.scoring, p.route, now).filter(withinTtl(cutoff));
   const ended: Candidate[] = [];
-  const current = await atReadTime(deps.storage, p.tenant, scored, readTime(config), now, ended);
-  if (p.drops && p.query && !isTimed(readTime(config))) {
-    const retired = await retiredMatches(deps.storage, { tenant: p.tenant, scope: p.scopes.semantic, kinds: config.semantic_retrieval.kinds, filter, text: p.query, k: p.pool, now });
-    ended.push(...retired.map((doc): Candidate => ({ doc, origin: 'semantic', scores: scoreCandidate(doc, undefined, config.scoring, now, { recencyFactor: p.route.recencyFactor, boost: kindBoost(p.route, doc.kind) }) })));
-  }
+  const current = await atReadTime(deps.storage, p.tenant, scored, { asOf: config.as_of, knownAt: config.known_at }, now, ended);
   p.drops?.step('validity', ended, []);
   return current;
 }

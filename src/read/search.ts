@@ -18,7 +18,6 @@ import { rerankCandidates } from './rerank.js';
 import { gathersAcrossSessions, SESSION_CAP, spreadSessions } from './session-spread.js';
 import { readScopes } from './scopes.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
-import { withoutRetired } from './retired.js';
 import { layerOf } from '../core/layers.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
 import { queryTimeWindow, type TimeWindow } from './time-window.js';
@@ -114,15 +113,13 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
   // The graph step's lookups read only the query: they run while the candidates load.
   const graphHits = mode === 'hybrid' ? graphRetrieve(deps.storage, { tenant: req.tenant, scope: scopes.semantic, query: req.query, timeWindow, validAt: req.asOf }) : undefined;
   graphHits?.catch(() => undefined); // awaited by the graph step below
-  // A read of now leaves retired rules out in the store's query (retired.ts).
-  const filter = withoutRetired(asOfFilter(req.filter, req.asOf), { asOf: req.asOf, knownAt: req.knownAt });
   const sem = await fetchSemantic(deps.storage, {
     tenant: req.tenant,
     scope: scopes.semantic,
     query: req.query,
     vector,
     kinds: req.kinds,
-    filter,
+    filter: asOfFilter(req.filter, req.asOf),
     k: pool,
     mode,
     now,
@@ -142,7 +139,7 @@ export async function search(deps: ReadDeps, req: SearchRequest): Promise<Search
     });
   }
   // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter, timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational, loaded: sem.loadedEvents };
+  const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational, loaded: sem.loadedEvents };
   // A question that gathers (session-spread.ts) takes no session neighbours: they fill the top from the seeds' sessions.
   const gathers = gathersAcrossSessions(req.query);
   if (gathers) expansion.settings = { ...expansion.settings, seeds: 0 };

@@ -4,8 +4,7 @@
  * supersedes the live version — storage closes that one's validity (`validTo`) then. Nothing is overwritten:
  * `factHistory` shows the rule as it was, valid until its retirement, and the closing version, whose
  * `metadata.retired` records the reason, the counts and the episodes that went against it. Reads leave a fact
- * whose validity has ended out (read/time-travel.ts `factHolds`), a read of now the closing version already in the
- * store's query, by its `metadata.retired.reason` (read/retired.ts); a read `asOf` an earlier time still sees the
+ * whose validity has ended out (read/time-travel.ts `factHolds`); a read `asOf` an earlier time still sees the
  * rule as it was then.
  *
  * A retired lineage takes no more evidence (facts.ts `addEvidence`). It is learned again only when extraction
