@@ -187,7 +187,8 @@ const byFinal = (a: Candidate, b: Candidate) => b.scores.final - a.scores.final;
  * above); returns the candidates re-sorted by `final`. Candidates that are not events get the time window only.
  */
 export async function expandCandidates<C extends Candidate>(storage: Storage, req: ExpandRequest, ranked: readonly C[]): Promise<Candidate[]> {
-  const s = { ...EXPAND_DEFAULTS, ...req.settings, ...(req.conversational === false ? NOT_CONVERSATIONAL : {}) };
+  const configured = { ...EXPAND_DEFAULTS, ...req.settings };
+  const s = req.conversational === false ? { ...configured, ...NOT_CONVERSATIONAL } : configured;
   const head = ranked.filter((c) => c.doc.kind === 'event').slice(0, s.eventWindow);
   const when = req.timeWindow === undefined ? queryTimeWindow(req.query, req.now) : (req.timeWindow ?? undefined);
   if (head.length === 0 && when === undefined) return [...ranked];
@@ -203,8 +204,7 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
   out.sort(byFinal);
   const expanded = s.seeds <= 0 || (req.kinds && !req.kinds.includes('event')) ? out : await addNeighbours(storage, req, s, out, known);
   // Outside a conversation between people the author field has no names to read; the query's first person names the asker.
-  const asker = { ...EXPAND_DEFAULTS, ...req.settings }.authorBonus;
-  if (req.conversational === false) return asker > 0 ? favourAsker(req.query, expanded, asker, req.rescore) : expanded;
+  if (req.conversational === false) return configured.authorBonus > 0 ? favourAsker(req.query, expanded, configured.authorBonus, req.rescore) : expanded;
   return s.authorBonus > 0 ? favourNamedAuthors(req.query, expanded, s.authorBonus, req.rescore) : expanded;
 }
 
