@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseContextConfig } from '../core/config.js';
-import { fetchSemantic } from './candidates.js';
+import { fetchSemantic } from './semantic.js';
 import { indexPending, newEvent, openTestStore, type TestStore } from './e2e.test-support.js';
 import { T0 } from './fixtures.test-support.js';
 

@@ -1,7 +1,7 @@
 // Its own file: vitest gives each file a fresh module graph, so WordNet starts unread here.
 import { describe, expect, it } from 'vitest';
 import type { Doc } from '../core/types.js';
-import { conceptSignal } from './candidates.js';
+import { conceptSignal } from './fusion-inputs.js';
 import { ConceptMatcher, DEFAULT_CONCEPT_OPTIONS, conceptLoadMs, conceptMatcher, mayNameCategory } from './concepts.js';
 
 const doc = (docId: number, text: string): Doc => ({

@@ -22,7 +22,7 @@
 import type { ContextConfig } from '../core/config.js';
 import { newId } from '../core/ids.js';
 import { fitBudget, type BudgetResult } from './budget.js';
-import { attachRecords } from './candidates.js';
+import { attachRecords } from './records.js';
 import { chainsFor } from './causal.js';
 import { detectConflicts, judgeConflicts, resolveConflicts, type ResolveResult } from './conflicts.js';
 import { pickCounterExample } from './counter.js';

@@ -6,7 +6,8 @@
  */
 import type { ContextConfig } from '../core/config.js';
 import { parseFilter, type FilterNode } from '../core/filter.js';
-import { episodicCutoff, fetchSemantic, fetchWindow, windowCandidates, type SemanticCandidates } from './candidates.js';
+import { episodicCutoff, fetchWindow, windowCandidates } from './candidates.js';
+import { fetchSemantic, type SemanticCandidates } from './semantic.js';
 import { CALIBRATION_DEPTH, CONTEXT_HEAD_TOP_K } from './pool.js';
 import { joinDeep, splitDeep } from './deep.js';
 import { hopCandidates } from './hops.js';

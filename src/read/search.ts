@@ -8,7 +8,7 @@ import { EngramError } from '../core/errors.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
-import { fetchSemantic, type SemanticCandidates } from './candidates.js';
+import { fetchSemantic, type SemanticCandidates } from './semantic.js';
 import { CALIBRATION_DEPTH, candidatePoolSize } from './pool.js';
 import { headFirst, joinDeep, splitDeep } from './deep.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';

@@ -10,7 +10,7 @@ import type { FilterNode } from '../core/filter.js';
 import { factToDoc } from '../core/docs.js';
 import type { Fact } from '../core/types.js';
 import type { Storage } from '../ports/storage.js';
-import { loadEvents, loadFacts } from './candidates.js';
+import { loadEvents, loadFacts } from './records.js';
 import type { Candidate } from './types.js';
 
 export interface ReadTime {

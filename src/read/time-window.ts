@@ -11,7 +11,7 @@
  * The factor can only lift what is already a candidate, and the candidates are the best matches in the whole
  * store: a memory from the named day that shares one word with the query ("order some sushi for tonight" for
  * "What did Audrey eat for dinner on October 24, 2023?") sits behind every better-worded memory of other days.
- * So in hybrid mode the named time is searched as well (candidates.ts: the lexical and the vector index, each
+ * So in hybrid mode the named time is searched as well (semantic.ts: the lexical and the vector index, each
  * filtered to the window, at most 20 hits each), and its hits join the pool scored exactly as the main search
  * would score them. On LoCoMo's 197 questions that name a time: 0.802 → 0.809 recall@10; all questions 0.797 →
  * 0.798 (dev unchanged at 0.823, held-out 0.789 → 0.790); paraphrase-dev unchanged (no dates).

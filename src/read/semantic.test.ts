@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fetchSemantic, withinWindow } from './candidates.js';
+import { fetchSemantic, withinWindow } from './semantic.js';
 import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
 import { search } from './search.js';
 import { queryTimeWindow } from './time-window.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocHit } from '../ports/storage.js';
-import { fusionInputs, type FusionSources } from './candidates.js';
+import { fusionInputs, type FusionSources } from './fusion-inputs.js';
 import { makeDoc } from './fixtures.test-support.js';
 
 const unit = (...xs: number[]) => {
