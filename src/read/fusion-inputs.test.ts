@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocHit } from '../ports/storage.js';
-import { fusionInputs, type FusionSources } from './fusion-inputs.js';
+import { fusionInputs, headIds, type FusionSources } from './fusion-inputs.js';
+import { CALIBRATION_DEPTH } from './pool.js';
 import { makeDoc } from './fixtures.test-support.js';
 
 const unit = (...xs: number[]) => {
@@ -103,5 +104,24 @@ describe('fusionInputs', () => {
     expect([...(input.agreed ?? [])]).toEqual([1]);
     expect(fusionInputs(query, sources({ ...flooded, conversational: true })).agreed).toBeUndefined();
     expect(fusionInputs(query, sources({ mainLexHits: [hit(1, 4), hit(2, 3)], lexHits: [hit(1, 4), hit(2, 3)], vecHits: [hit(1, 0.9), hit(2, 0.8)] })).agreed).toBeUndefined();
+  });
+});
+
+describe('headIds', () => {
+  // Every hit scores the same and arrives with the ids descending: the head is the first CALIBRATION_DEPTH as they
+  // came (the index's tie-break), not those a re-sort by score and id would pick.
+  const tied = Array.from({ length: CALIBRATION_DEPTH + 1 }, (_, i) => hit(CALIBRATION_DEPTH + 1 - i, 0.5));
+
+  it('takes the first CALIBRATION_DEPTH hits in the order the index returned them, ties included', () => {
+    const head = headIds(tied);
+    expect(head).toHaveLength(CALIBRATION_DEPTH);
+    expect(head[0]).toBe(CALIBRATION_DEPTH + 1);
+    expect(head).not.toContain(1);
+  });
+
+  it('leaves a tied vector hit past the head to the cosine of its stored vector in fusionInputs', () => {
+    const input = fusionInputs(query, sources({ vecHits: tied }));
+    expect(input.cosines?.get(2)).toBe(0.5);
+    expect(input.cosines?.get(1)).toBeCloseTo(1, 6);
   });
 });

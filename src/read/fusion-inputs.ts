@@ -13,6 +13,15 @@ import type { SemanticRequest } from './semantic.js';
 import { asksQuestion, statementProfile } from './statements.js';
 import { exactShare, exactTokens } from './text.js';
 
+/**
+ * The ids of a signal's head: its first CALIBRATION_DEPTH hits. Hits come best first (the Storage port's order,
+ * equal scores as the index broke the tie), so a sort here would change nothing and a different tie-break would
+ * change the head.
+ */
+export function headIds(hits: readonly DocHit[]): number[] {
+  return hits.slice(0, CALIBRATION_DEPTH).map((h) => h.docId);
+}
+
 /** What `fusionInputs` reads: the candidates, their vectors and the hits of each signal. */
 export interface FusionSources {
   docs: readonly Doc[];
@@ -23,11 +32,11 @@ export interface FusionSources {
   useLexical: boolean;
   /** Every lexical hit (the main search's and those from the time the query names). */
   lexHits: readonly DocHit[];
-  /** The main lexical search's hits (the lexical pool). */
+  /** The main lexical search's hits (the lexical pool), best first as the index returned them. */
   mainLexHits: readonly DocHit[];
   /** Each query term's best BM25 in the index (lexicalCeiling). */
   termBest: readonly number[];
-  /** The vector search's hits (the vector pool). */
+  /** The vector search's hits (the vector pool), best first as the index returned them (see `headIds`). */
   vecHits: readonly DocHit[];
   /** The candidates read as a conversation (the question form applies). */
   conversational: boolean;
@@ -45,7 +54,7 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const useVector = vector !== undefined;
   // The index's cosine for the vector head (and the deep candidates); a memory the vector pool found only past its
   // head gets the cosine of its stored vector, as it would from a smaller pool (the two differ in the last bits).
-  const vecHead = new Set([...vecHits].sort((a, b) => b.score - a.score).slice(0, CALIBRATION_DEPTH).map((h) => h.docId));
+  const vecHead = new Set(headIds(vecHits));
   const cosines = new Map<number, number>(vecHits.filter((h) => vecHead.has(h.docId) || src.deep?.has(h.docId)).map((h) => [h.docId, h.score]));
   if (useVector) {
     for (const d of docs) {

@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DocHit, Storage } from '../ports/storage.js';
+import { makeDoc } from './fixtures.test-support.js';
+import { CALIBRATION_DEPTH } from './pool.js';
 import { fetchSemantic, withinWindow } from './semantic.js';
 import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
 import { search } from './search.js';
@@ -58,5 +61,27 @@ describe('memories from the time a query names join the candidates', () => {
       op: 'and',
       children: [own, { op: 'cmp', field: { kind: 'column', name: 'ts' }, cmp: 'gte', value: 10 }, { op: 'cmp', field: { kind: 'column', name: 'ts' }, cmp: 'lt', value: 20 }],
     });
+  });
+});
+
+describe('the head of each signal', () => {
+  // Every hit ties and the ids arrive descending (the index's tie-break): the one past CALIBRATION_DEPTH is deep,
+  // whatever its id.
+  const tied: DocHit[] = Array.from({ length: CALIBRATION_DEPTH + 1 }, (_, i) => ({ docId: CALIBRATION_DEPTH + 1 - i, score: 0.5 }));
+  const storage = {
+    lexicalSearch: async (q: { k: number }) => tied.slice(0, q.k),
+    vectorSearch: async (q: { k: number }) => tied.slice(0, q.k),
+    getDocs: async (_tenant: string, ids: readonly number[]) => ids.map((docId) => makeDoc({ docId, contentHash: `h${docId}`, text: `note ${docId} on the deploy` })),
+    getEmbeddings: async () => new Map<string, Float32Array>(),
+  } as unknown as Storage;
+
+  it('is the first CALIBRATION_DEPTH lexical hits as the index returned them', async () => {
+    const sem = await fetchSemantic(storage, { tenant: 't1', query: 'deploy', k: 100, mode: 'lexical', now: NOW });
+    expect([...(sem.deep ?? [])]).toEqual([1]);
+  });
+
+  it('is the first CALIBRATION_DEPTH vector hits as the index returned them', async () => {
+    const sem = await fetchSemantic(storage, { tenant: 't1', query: 'deploy', vector: Float32Array.from([1, 0]), k: 100, mode: 'vector', now: NOW });
+    expect([...(sem.deep ?? [])]).toEqual([1]);
   });
 });

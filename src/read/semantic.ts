@@ -8,8 +8,7 @@ import type { Doc, DocKind, Fact, MemoryEvent } from '../core/types.js';
 import type { DocHit, HydratedDocs, ScopeFilter, Storage } from '../ports/storage.js';
 import { calibrateVector, fuse, type Fused, type VectorCalibration } from './fuse.js';
 import { looksConversational } from './conversation.js';
-import { fusionInputs } from './fusion-inputs.js';
-import { CALIBRATION_DEPTH } from './pool.js';
+import { fusionInputs, headIds } from './fusion-inputs.js';
 import { loadEvents } from './records.js';
 import { words } from './text.js';
 import type { TimeWindow } from './time-window.js';
@@ -158,9 +157,8 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
   const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);
 
-  const byScore = (hs: readonly DocHit[]) => [...hs].sort((a, b) => b.score - a.score).slice(0, CALIBRATION_DEPTH);
-  const lexHead = new Set([...byScore(mainLexHits), ...datedLexHits].map((h) => h.docId));
-  const head = new Set([...lexHead, ...[...byScore(vecHits), ...datedVecHits].map((h) => h.docId)]);
+  const lexHead = new Set([...headIds(mainLexHits), ...datedLexHits.map((h) => h.docId)]);
+  const head = new Set([...lexHead, ...headIds(vecHits), ...datedVecHits.map((h) => h.docId)]);
   const deep = new Set(docs.map((d) => d.docId).filter((id) => !head.has(id)));
   // Read from the head's memories, like the calibration: the same for every k.
   const conversational = looksConversational(docs.filter((d) => !deep.has(d.docId)));
