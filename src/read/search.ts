@@ -8,7 +8,7 @@ import { EngramError } from '../core/errors.js';
 import type { FilterNode } from '../core/filter.js';
 import type { Doc, DocKind } from '../core/types.js';
 import type { ScopeFilter } from '../ports/storage.js';
-import { fetchSemantic, type SemanticCandidates } from './semantic.js';
+import { fetchSemantic, type SemanticCandidates, type SemanticRequest } from './semantic.js';
 import { CALIBRATION_DEPTH, candidatePoolSize } from './pool.js';
 import { headFirst, joinDeep, splitDeep } from './deep.js';
 import { conversationSettings, expandCandidates, type ExpandRequest } from './expand.js';
@@ -16,7 +16,7 @@ import { graphRetrieve } from './graph.js';
 import { withGraphCandidates } from './graph-support.js';
 import { rerankCandidates } from './rerank.js';
 import { gathersAcrossSessions, SESSION_CAP, spreadSessions } from './session-spread.js';
-import { readScopes } from './scopes.js';
+import { readScopes, type ReadScopes } from './scopes.js';
 import { asOfFilter, atReadTime } from './time-travel.js';
 import { layerOf } from '../core/layers.js';
 import { kindBoost, routeQuery, type RoutePlan } from './router.js';
@@ -97,65 +97,108 @@ export function expandRequest(
   };
 }
 
-export async function search(deps: ReadDeps, req: SearchRequest): Promise<SearchHit[]> {
-  validate(req);
+/** What one search reads once, before any store call: the time, the mode, the route and the settings of its steps. */
+interface SearchPlan {
+  now: number;
+  mode: RetrievalMode;
+  plan: RoutePlan;
+  conversation: ConversationConfig;
+  /** The time the query names (hybrid only): the candidates search it and the expansion weighs by it. */
+  timeWindow: TimeWindow | null;
+  scopes: ReadScopes;
+  /** The caller's filter, bounded by `asOf` (time-travel.ts). */
+  filter: FilterNode | undefined;
+}
+
+function planSearch(deps: ReadDeps, req: SearchRequest): SearchPlan {
   const now = deps.clock.now();
   const mode = req.mode ?? 'hybrid';
-  const plan = routeQuery(req.query);
-  // Awaited inside fetchSemantic, after the lexical search has been issued.
-  const vector = queryVector(deps, req.query, mode);
-  vector.catch(() => undefined); // awaited in fetchSemantic; keeps an earlier failure from orphaning it
-  const pool = candidatePoolSize(req.k);
-  const conversation = req.conversation ?? DEFAULTS.semantic_retrieval.conversation;
-  // Read once: the candidates search it (hybrid) and the expansion weighs by it.
-  const timeWindow = mode === 'hybrid' ? (queryTimeWindow(req.query, now) ?? null) : null;
-  const scopes = readScopes(req.scope, req.scopeMode);
-  // The graph step's lookups read only the query: they run while the candidates load.
-  const graphHits = mode === 'hybrid' ? graphRetrieve(deps.storage, { tenant: req.tenant, scope: scopes.semantic, query: req.query, timeWindow, validAt: req.asOf }) : undefined;
-  graphHits?.catch(() => undefined); // awaited by the graph step below
-  const sem = await fetchSemantic(deps.storage, {
+  return {
+    now,
+    mode,
+    plan: routeQuery(req.query),
+    conversation: req.conversation ?? DEFAULTS.semantic_retrieval.conversation,
+    timeWindow: mode === 'hybrid' ? (queryTimeWindow(req.query, now) ?? null) : null,
+    scopes: readScopes(req.scope, req.scopeMode),
+    filter: asOfFilter(req.filter, req.asOf),
+  };
+}
+
+/** The semantic request of a search: the pool its k fetches, in its mode, at its time. */
+function semanticRequest(req: SearchRequest, s: SearchPlan, vector: Promise<Float32Array | undefined>): SemanticRequest {
+  return {
     tenant: req.tenant,
-    scope: scopes.semantic,
+    scope: s.scopes.semantic,
     query: req.query,
     vector,
     kinds: req.kinds,
-    filter: asOfFilter(req.filter, req.asOf),
-    k: pool,
-    mode,
-    now,
-    questionDiscount: conversation.question_discount,
+    filter: s.filter,
+    k: candidatePoolSize(req.k),
+    mode: s.mode,
+    now: s.now,
+    questionDiscount: s.conversation.question_discount,
     concepts: DEFAULTS.semantic_retrieval.concepts,
-    timeWindow: timeWindow ?? undefined,
+    timeWindow: s.timeWindow ?? undefined,
+  };
+}
+
+/** The semantic candidates scored, read at the asked time, the deep ones last, and reranked when asked. */
+async function rankSemantic(deps: ReadDeps, req: SearchRequest, s: SearchPlan, sem: SemanticCandidates, deep: ReadonlySet<number>): Promise<Candidate[]> {
+  const ranked: Candidate[] = headFirst(await atReadTime(deps.storage, req.tenant, scoreSemantic(sem, DEFAULTS.scoring, s.plan, s.now), { asOf: req.asOf, knownAt: req.knownAt }, s.now), deep);
+  if (!req.rerank) return ranked;
+  return rerankCandidates(deps.reranker, ranked, {
+    query: req.query,
+    // A fixed window, like the calibration (pool.ts): the reranked head and its blend do not grow with k.
+    window: CALIBRATION_DEPTH,
+    rescore: rescorer(DEFAULTS.scoring, s.plan, s.now),
   });
-  // What only the deeper pool of a larger k found ranks after the rest (CALIBRATION_DEPTH), here and after the steps below.
-  const deep = sem.deep ?? new Set<number>();
-  let ranked: Candidate[] = headFirst(await atReadTime(deps.storage, req.tenant, scoreSemantic(sem, DEFAULTS.scoring, plan, now), { asOf: req.asOf, knownAt: req.knownAt }, now), deep);
-  if (req.rerank) {
-    ranked = await rerankCandidates(deps.reranker, ranked, {
-      query: req.query,
-      // A fixed window, like the calibration (pool.ts): the reranked head and its blend do not grow with k.
-      window: CALIBRATION_DEPTH,
-      rescore: rescorer(DEFAULTS.scoring, plan, now),
-    });
-  }
-  // Hybrid only: the single-signal modes return what that signal found, nothing else.
-  const expansion = { ...expandRequest(req.query, { ...req, scope: scopes.semantic, filter: asOfFilter(req.filter, req.asOf), timeWindow }, DEFAULTS.scoring, plan, now, conversation), conversational: sem.conversational, loaded: sem.loadedEvents };
+}
+
+/**
+ * Hybrid only (the single-signal modes return what that signal found, nothing else): the head's timeline expansion
+ * (expand.ts), the memories supporting the relations the query asks about (graph-support.ts; a query naming no
+ * stored entity is left as it is) and, for a question that gathers, the session spread (session-spread.ts).
+ */
+async function expandHybrid(
+  deps: ReadDeps,
+  req: SearchRequest,
+  s: SearchPlan,
+  sem: SemanticCandidates,
+  head: Candidate[],
+  graphHits: ReturnType<typeof graphRetrieve> | undefined,
+): Promise<Candidate[]> {
+  const { scopes, timeWindow } = s;
+  const expansion = {
+    ...expandRequest(req.query, { tenant: req.tenant, kinds: req.kinds, scope: scopes.semantic, filter: s.filter, timeWindow }, DEFAULTS.scoring, s.plan, s.now, s.conversation),
+    conversational: sem.conversational,
+    loaded: sem.loadedEvents,
+  };
   // A question that gathers (session-spread.ts) takes no session neighbours: they fill the top from the seeds' sessions.
   const gathers = gathersAcrossSessions(req.query);
   if (gathers) expansion.settings = { ...expansion.settings, seeds: 0 };
+  const expanded = await expandCandidates(deps.storage, expansion, head);
+  const { tenant, query, filter, kinds, rescore, scoreNew } = expansion;
+  const out = await withGraphCandidates(deps, { tenant, query, filter, kinds, rescore, scope: scopes.semantic, timeWindow, validAt: req.asOf, scoreNew: (c, r) => scoreNew({ ...c, origin: 'semantic' }, r) }, expanded, graphHits);
+  // ... and a session past SESSION_CAP events gives way to the others.
+  return gathers && sem.conversational !== false ? spreadSessions(out, SESSION_CAP) : out;
+}
+
+export async function search(deps: ReadDeps, req: SearchRequest): Promise<SearchHit[]> {
+  validate(req);
+  const s = planSearch(deps, req);
+  // Awaited inside fetchSemantic, after the lexical search has been issued.
+  const vector = queryVector(deps, req.query, s.mode);
+  vector.catch(() => undefined); // awaited in fetchSemantic; keeps an earlier failure from orphaning it
+  // The graph step's lookups read only the query: they run while the candidates load.
+  const graphHits = s.mode === 'hybrid' ? graphRetrieve(deps.storage, { tenant: req.tenant, scope: s.scopes.semantic, query: req.query, timeWindow: s.timeWindow, validAt: req.asOf }) : undefined;
+  graphHits?.catch(() => undefined); // awaited by the graph step
+  const sem = await fetchSemantic(deps.storage, semanticRequest(req, s, vector));
+  // What only the deeper pool of a larger k found ranks after the rest (CALIBRATION_DEPTH), here and after the steps below.
+  const deep = sem.deep ?? new Set<number>();
+  const ranked = await rankSemantic(deps, req, s, sem, deep);
   // The steps below read the head only: what the deeper pool adds joins after them, untouched.
-  const { head, tail: deepTail } = splitDeep(ranked, deep);
-  ranked = head;
-  let out = mode === 'hybrid' ? await expandCandidates(deps.storage, expansion, ranked) : ranked;
-  // Knowledge graph (hybrid): the memories supporting the relations the query asks about join (graph-support.ts); a query
-  // naming no stored entity is left as it is.
-  if (mode === 'hybrid') {
-    const { tenant, query, filter, kinds, rescore, scoreNew } = expansion;
-    out = await withGraphCandidates(deps, { tenant, query, filter, kinds, rescore, scope: scopes.semantic, timeWindow, validAt: req.asOf, scoreNew: (c, r) => scoreNew({ ...c, origin: 'semantic' }, r) }, out, graphHits);
-    // ... and a session past SESSION_CAP events gives way to the others.
-    if (gathers && sem.conversational !== false) out = spreadSessions(out, SESSION_CAP);
-  }
+  const { head, tail } = splitDeep(ranked, deep);
+  const out = s.mode === 'hybrid' ? await expandHybrid(deps, req, s, sem, head, graphHits) : head;
   // Joined as getContext joins them, without its relevance floor (deep.ts).
-  out = [...out, ...joinDeep(deepTail, out)];
-  return out.slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, scopes.identity) }));
+  return [...out, ...joinDeep(tail, out)].slice(0, req.k).map((c) => ({ doc: c.doc, score: c.scores.final, scores: c.scores, layer: layerOf(c.doc, s.scopes.identity) }));
 }
