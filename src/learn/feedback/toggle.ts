@@ -69,21 +69,28 @@ async function withRaceRetry<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The pair's example and whether it was already stored in the scope (`existing`) or has just been stored (`created`). */
+export interface FoundExample {
+  status: 'existing' | 'created';
+  example: Example;
+}
+
 /** The pair's example in the scope, if there is one; else a new one of `origin`, stored (and the indexer told). */
-async function findOrCreate(deps: LearnDeps, scope: Scope, pair: Pair, origin: Example['origin']): Promise<{ existing: Example; created?: undefined } | { existing?: undefined; created: Example }> {
+export async function findOrCreate(deps: LearnDeps, scope: Scope, pair: Pair, origin: Example['origin']): Promise<FoundExample> {
   const existing = await deps.storage.findExample(scope.tenant, scopeFilterOf(scope), pairHash(pair.query, pair.response));
-  if (existing) return { existing };
+  if (existing) return { status: 'existing', example: existing };
   const created = newExample(deps, scope, pair, origin);
   await deps.storage.putExample(created);
   deps.notifyIndexer();
-  return { created };
+  return { status: 'created', example: created };
 }
 
 /** Applies one explicit feedback click. `pair` texts must already be scrubbed. */
 export function toggleFeedback(deps: LearnDeps, scope: Scope, pair: Pair): Promise<FeedbackResult> {
   return withRaceRetry(async () => {
-    const { existing, created } = await findOrCreate(deps, scope, pair, 'feedback');
-    if (!existing) return { action: 'created', example: created };
+    const found = await findOrCreate(deps, scope, pair, 'feedback');
+    if (found.status === 'created') return { action: 'created', example: found.example };
+    const existing = found.example;
     if (existing.polarity === pair.polarity) {
       await deps.storage.deleteExample(scope.tenant, existing.id);
       return { action: 'deleted', example: existing };
@@ -98,8 +105,9 @@ export function toggleFeedback(deps: LearnDeps, scope: Scope, pair: Pair): Promi
 /** Records feedback inferred from a conversation, without ever undoing what a user said explicitly. */
 export function recordInferred(deps: LearnDeps, scope: Scope, pair: Pair): Promise<{ action: InferredAction; example: Example }> {
   return withRaceRetry(async () => {
-    const { existing, created } = await findOrCreate(deps, scope, pair, 'analysis');
-    if (!existing) return { action: 'created' as const, example: created };
+    const found = await findOrCreate(deps, scope, pair, 'analysis');
+    if (found.status === 'created') return { action: 'created' as const, example: found.example };
+    const existing = found.example;
     if (existing.polarity === pair.polarity) return { action: 'unchanged' as const, example: existing };
     if (existing.origin === 'feedback') return { action: 'kept_user_feedback' as const, example: existing };
     const example: Example = { ...existing, polarity: pair.polarity, reason: pair.reason ?? existing.reason };
