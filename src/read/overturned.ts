@@ -24,7 +24,7 @@ import { parseCorrection } from '../learn/cues.js';
 import { intersectionSize, overlapCoefficient, specificStems } from '../learn/text.js';
 import { mistakenOf, overturns } from './corrected.js';
 import { isClosedCase, SAME_CAUSE_OVERLAP } from './standout.js';
-import { rulesLeavingWith, rulesPhrase } from './supersede.js';
+import { leftOutNote, rulesLeavingWith } from './supersede.js';
 import type { Candidate, ConflictNote } from './types.js';
 
 /** The score a closed case has on its own: its final score without the lift corrected.ts gave it. */
@@ -113,16 +113,6 @@ export function overturnedNotes(shown: readonly Candidate[]): ConflictNote[] {
   return shown.flatMap((c) => {
     const o = c.overturned;
     if (!o) return [];
-    const n = o.ids.length;
-    const dropped = [...o.ids, ...(o.rules ?? [])];
-    return [
-      {
-        reason: 'superseded_case' as const,
-        action: 'preferred' as const,
-        itemIds: [c.doc.refId, ...dropped],
-        droppedIds: dropped,
-        note: `${n} earlier case${n > 1 ? 's' : ''} of the cause this closer case corrected${rulesPhrase(o.rules?.length ?? 0)} left out as overturned: "${o.correction}"`,
-      },
-    ];
+    return [leftOutNote(c, o, (cases, rules) => `${cases} of the cause this closer case corrected${rules} left out as overturned: "${o.correction}"`)];
   });
 }

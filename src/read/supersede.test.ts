@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '../core/types.js';
 import { candidate, makeDoc, makeFact } from './fixtures.test-support.js';
-import { replacementsIn, ruleLeavingWith, rulesPhrase, statesReplaced, supersededCases, supersededNotes, supersededRuleBy, withoutSuperseded } from './supersede.js';
+import { leftOutNote, replacementsIn, ruleLeavingWith, rulesPhrase, statesReplaced, supersededCases, supersededNotes, supersededRuleBy, withoutSuperseded } from './supersede.js';
 import type { Candidate } from './types.js';
 
 function ep(id: string, endTs: number, rootCause: string, corrections: string[] = []): Episode {
@@ -131,5 +131,19 @@ describe('withoutSuperseded and supersededNotes', () => {
     expect(ruleLeavingWith(cand('a', 0.5), leftFor)).toBeUndefined();
     expect(rulesPhrase(0)).toBe('');
     expect(rulesPhrase(2)).toBe(' (and 2 learned rules drawn only from them)');
+  });
+});
+
+describe('leftOutNote', () => {
+  it('prefers the shown case over the cases and rules it left out, and words the note from their counts', () => {
+    const says = (cases: string, rules: string) => `${cases}${rules} left out`;
+    expect(leftOutNote(cand('newer', 0.5), { ids: ['old1', 'old2'], rules: ['r1'] }, says)).toEqual({
+      reason: 'superseded_case',
+      action: 'preferred',
+      itemIds: ['newer', 'old1', 'old2', 'r1'],
+      droppedIds: ['old1', 'old2', 'r1'],
+      note: '2 earlier cases (and 1 learned rule drawn only from them) left out',
+    });
+    expect(leftOutNote(cand('newer', 0.5), { ids: ['old1'] }, says).note).toBe('1 earlier case left out');
   });
 });

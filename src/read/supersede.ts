@@ -162,22 +162,33 @@ export function withoutSuperseded(candidates: readonly Candidate[], s: Supersede
     });
 }
 
+/** The earlier cases a shown case left out, and the learned rules drawn only from them. */
+export interface LeftOutCases {
+  ids: readonly string[];
+  rules?: readonly string[] | undefined;
+}
+
+/**
+ * The conflict note of a shown case that left out earlier cases (and their rules): `says` words it from
+ * "N earlier case(s)" and the rules phrase (rulesPhrase).
+ */
+export function leftOutNote(c: Candidate, out: LeftOutCases, says: (cases: string, rules: string) => string): ConflictNote {
+  const n = out.ids.length;
+  const dropped = [...out.ids, ...(out.rules ?? [])];
+  return {
+    reason: 'superseded_case',
+    action: 'preferred',
+    itemIds: [c.doc.refId, ...dropped],
+    droppedIds: dropped,
+    note: says(`${n} earlier case${n > 1 ? 's' : ''}`, rulesPhrase(out.rules?.length ?? 0)),
+  };
+}
+
 /** One note per shown replacing case: how many earlier cases it replaced, and its statement. */
 export function supersededNotes(shown: readonly Candidate[]): ConflictNote[] {
   return shown.flatMap((c) => {
     const r = c.replaced;
     if (!r) return [];
-    const n = r.ids.length;
-    const rules = rulesPhrase(r.rules?.length ?? 0);
-    const dropped = [...r.ids, ...(r.rules ?? [])];
-    return [
-      {
-        reason: 'superseded_case' as const,
-        action: 'preferred' as const,
-        itemIds: [c.doc.refId, ...dropped],
-        droppedIds: dropped,
-        note: `${n} earlier case${n > 1 ? 's' : ''} of this cause${rules} left out as superseded: a later case states "${r.statement}".`,
-      },
-    ];
+    return [leftOutNote(c, r, (cases, rules) => `${cases} of this cause${rules} left out as superseded: a later case states "${r.statement}".`)];
   });
 }
