@@ -117,8 +117,27 @@ export function withinWindow(filter: FilterNode | undefined, window: Pick<TimeWi
   return { op: 'and', children: filter ? [filter, ...bounds] : bounds };
 }
 
-/** Lexical and vector hits, their docs, the docs' vectors, and fused relevance for each. */
-export async function fetchSemantic(storage: Storage, req: SemanticRequest): Promise<SemanticCandidates> {
+/** What the indexes returned for one request, and the docs loaded behind the hits. */
+interface FetchedHits {
+  /** The query vector; undefined: the vector signal did not run. */
+  vector: Float32Array | undefined;
+  useLexical: boolean;
+  /** The main lexical search's hits, best first, and each query term's best BM25 (lexicalCeiling). */
+  mainLexHits: DocHit[];
+  termBest: number[];
+  /** The hits of each index from the time the query names (SemanticRequest.timeWindow). */
+  datedLexHits: DocHit[];
+  datedVecHits: DocHit[];
+  /** The main vector search's hits, best first. */
+  vecHits: DocHit[];
+  /** The main lexical hits' docs, vectors and events, loaded while the query vector may still be on its way. */
+  lexLoaded: HydratedDocs;
+  /** The docs of every other hit. */
+  vecLoaded: HydratedDocs;
+}
+
+/** Every search of one request and the docs behind its hits; the lexical side is issued before the vector is awaited. */
+async function fetchHits(storage: Storage, req: SemanticRequest): Promise<FetchedHits> {
   const base = { tenant: req.tenant, scope: req.scope, kinds: req.kinds, filter: req.filter, k: req.k, now: req.now };
   const dated = req.mode === 'hybrid' && req.timeWindow ? { ...base, filter: withinWindow(req.filter, req.timeWindow), k: Math.min(req.k, TIME_WINDOW_CANDIDATES) } : undefined;
   const useLexical = req.mode !== 'vector' && words(req.query).length > 0;
@@ -150,21 +169,36 @@ export async function fetchSemantic(storage: Storage, req: SemanticRequest): Pro
   });
   otherDocs.catch(() => undefined);
   const [[vecHits, [mainLexHits, termBest], datedLexHits, datedVecHits], lexLoaded, vecLoaded] = await Promise.all([hits, lexicalDocs, otherDocs]);
+  return { vector, useLexical, mainLexHits, termBest, datedLexHits, datedVecHits, vecHits, lexLoaded, vecLoaded };
+}
+
+/**
+ * The lexical head (the main search's CALIBRATION_DEPTH best and the dated hits) and the candidates outside the
+ * head of every signal (`deep`).
+ */
+function signalHeads(f: Pick<FetchedHits, 'mainLexHits' | 'datedLexHits' | 'vecHits' | 'datedVecHits'>, docs: readonly Doc[]): { lexHead: Set<number>; deep: Set<number> } {
+  const lexHead = new Set([...headIds(f.mainLexHits), ...f.datedLexHits.map((h) => h.docId)]);
+  const head = new Set([...lexHead, ...headIds(f.vecHits), ...f.datedVecHits.map((h) => h.docId)]);
+  return { lexHead, deep: new Set(docs.map((d) => d.docId).filter((id) => !head.has(id))) };
+}
+
+/** Lexical and vector hits, their docs, the docs' vectors, and fused relevance for each. */
+export async function fetchSemantic(storage: Storage, req: SemanticRequest): Promise<SemanticCandidates> {
+  const f = await fetchHits(storage, req);
+  const { vector, useLexical, mainLexHits, termBest, vecHits, lexLoaded, vecLoaded } = f;
+  const useVector = vector !== undefined;
   const seen = new Set(mainLexHits.map((h) => h.docId));
   // A dated hit scores as it would in the main search (same index, same query); it only joins the candidates.
-  const lexHits = [...mainLexHits, ...datedLexHits.filter((h) => !seen.has(h.docId))];
+  const lexHits = [...mainLexHits, ...f.datedLexHits.filter((h) => !seen.has(h.docId))];
   const docs = [...lexLoaded.docs, ...vecLoaded.docs];
   // Vectors serve the cosine of lexical-only hits and MMR's similarity (even in lexical mode).
   const vectors = new Map([...lexLoaded.vectors, ...vecLoaded.vectors]);
-
-  const lexHead = new Set([...headIds(mainLexHits), ...datedLexHits.map((h) => h.docId)]);
-  const head = new Set([...lexHead, ...headIds(vecHits), ...datedVecHits.map((h) => h.docId)]);
-  const deep = new Set(docs.map((d) => d.docId).filter((id) => !head.has(id)));
+  const { lexHead, deep } = signalHeads(f, docs);
   // Read from the head's memories, like the calibration: the same for every k.
   const conversational = looksConversational(docs.filter((d) => !deep.has(d.docId)));
   // A head memory's BM25 counts when the lexical head found it, as with a smaller k; a deep one keeps its own.
   const lexCounted = lexHits.filter((h) => lexHead.has(h.docId) || deep.has(h.docId));
-  const input = fusionInputs(req, { docs, vectors, vector: useVector ? vector : undefined, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational, deep });
+  const input = fusionInputs(req, { docs, vectors, vector, useLexical, lexHits: lexCounted, mainLexHits, termBest, vecHits, conversational, deep });
   const fused = fuse(docs.map((d) => d.docId), input);
   const pool = [...(input.vectorPool ?? [])];
   // Attached to candidates: the events of the first PREFETCH_EVENTS lexical event hits, whatever else was loaded.
