@@ -10,8 +10,8 @@ describe('locomoChart', () => {
       ks: [5, 10, 20],
       questions: 10,
       retrievers: {
-        bm25: { byK: { all: { '5': tally(0.4), '10': tally(0.5), '20': tally(0.6) } }, paraphrase: { r1: 0, r5: 0, n: 0 }, queryMs: 1 },
-        hybrid: { byK: { all: { '5': tally(0.5), '10': tally(0.7) }, dev: {} }, paraphrase: { r1: 0, r5: 0, n: 0 }, queryMs: 1 },
+        bm25: { byK: { all: { '5': tally(0.4), '10': tally(0.5), '20': tally(0.6) } }, paraphrase: { n: 0, recall: {} }, queryMs: 1 },
+        hybrid: { byK: { all: { '5': tally(0.5), '10': tally(0.7) }, dev: {} }, paraphrase: { n: 0, recall: {} }, queryMs: 1 },
       },
     } as unknown as LocomoReport;
     const svg = locomoChart(report);

@@ -2,6 +2,7 @@
  * `npm run bench:locomo -- --data PATH/locomo10.json [--paraphrase PATH/paraphrase-dev.json]`: LoCoMo evidence
  * recall@k per category for BM25, vector, hybrid search, getContext and Mem0 side by side, plus the paraphrase
  * dev set. LoCoMo is CC BY-NC: evaluation only, read from the path given, never copied into the repository.
+ * `--paraphrase-only --paraphrase FILE [--paraphrase-split tune|eval]` runs the paraphrase set alone.
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,10 +11,14 @@ import { parseList, print, requireData, run } from '../cli.js';
 import { locomoChart } from './chart.js';
 import { renderLocomo } from './report.js';
 import { runLocomoBench } from './run.js';
+import type { ParaphraseSplit } from './paraphrase.js';
+import { EngramError } from '../../src/index.js';
 
 interface Options {
   data?: string;
   paraphrase?: string;
+  paraphraseOnly: boolean;
+  paraphraseSplit?: string;
   k: string;
   limitConversations?: string;
   cacheDir: string;
@@ -28,6 +33,8 @@ const program = new Command()
   .description('LoCoMo evidence recall@k per category: BM25, vector, hybrid, getContext and Mem0 side by side, plus the paraphrase dev set')
   .option('--data <file>', 'LoCoMo JSON (locomo10.json); required')
   .option('--paraphrase <file>', 'paraphrase dev set JSON (paraphrase-dev.json); default: paraphrase-dev.json beside --data')
+  .option('--paraphrase-only', 'run only the paraphrase dev set (no LoCoMo; --data not needed, --paraphrase required)', false)
+  .option('--paraphrase-split <half>', 'ask only the tune or the eval half of the paraphrase queries (default: all)')
   .option('--k <list>', 'cut-offs, comma-separated', '5,10,20')
   .option('--limit-conversations <n>', 'only the first N conversations')
   .option('--cache-dir <dir>', 'where the Engram DB and embeddings are cached between runs', '.engram-cache/locomo')
@@ -38,11 +45,13 @@ const program = new Command()
 
 run(async () => {
   const o = program.parse(process.argv).opts<Options>();
-  const data = requireData('data', o.data, 'LoCoMo (locomo10.json)');
-  const paraphrase = requireData('paraphrase', o.paraphrase ?? join(data, '..', 'paraphrase-dev.json'), 'the paraphrase dev set (paraphrase-dev.json)');
+  const data = o.paraphraseOnly ? undefined : requireData('data', o.data, 'LoCoMo (locomo10.json)');
+  const paraDefault = data === undefined ? undefined : join(data, '..', 'paraphrase-dev.json');
+  const paraphrase = requireData('paraphrase', o.paraphrase ?? paraDefault, 'the paraphrase dev set (paraphrase-dev.json)');
   const report = await runLocomoBench({
     dataPath: data,
     paraphrasePath: paraphrase,
+    paraphraseSplit: parseSplit(o.paraphraseSplit),
     cacheDir: resolve(o.cacheDir),
     ks: parseList('k', o.k),
     limitConversations: o.limitConversations === undefined ? undefined : parseList('limit-conversations', o.limitConversations)[0],
@@ -53,3 +62,8 @@ run(async () => {
   if (o.chart) writeFileSync(o.chart, locomoChart(report));
   print(o.json, report, () => renderLocomo(report));
 });
+
+function parseSplit(v: string | undefined): ParaphraseSplit | undefined {
+  if (v === undefined || v === 'tune' || v === 'eval') return v;
+  throw new EngramError('VALIDATION', '--paraphrase-split takes tune or eval', { issues: [{ path: 'paraphrase-split', message: 'tune or eval' }] });
+}

@@ -6,6 +6,25 @@ const GROUPS = ['all', 'dev', 'heldout', 'cat1', 'cat2', 'cat3', 'cat4', 'cat5']
 export function renderLocomo(r: LocomoReport): string {
   const names = Object.keys(r.retrievers);
   const lines: string[] = [];
+  if (r.conversations > 0) lines.push(...renderLocomoTables(r, names));
+  const cutoffs = Object.keys(r.retrievers[names[0] ?? '']?.paraphrase.recall ?? {});
+  const n = r.retrievers[names[0] ?? '']?.paraphrase.n ?? 0;
+  lines.push('', `paraphrase dev set (${r.paraphraseSplit === 'all' ? 'all' : `${r.paraphraseSplit} half`}, ${n} queries), each R@k asked for k; mean ms per query`);
+  lines.push(
+    table(
+      names.map((name) => {
+        const p = r.retrievers[name]!.paraphrase;
+        return { retriever: name, ...Object.fromEntries(cutoffs.map((k) => [`R@${k}`, (p.recall[k] ?? 0).toFixed(3)])), 'ms/query': String(r.retrievers[name]!.queryMs) };
+      }),
+    ),
+  );
+  lines.push('', `ingest: Engram ${r.ingest.engramReused ? 'reused cached DB' : `${String(r.ingest.engramSeconds)} s`}; Mem0 ${r.ingest.mem0Seconds === null ? 'not run' : `${r.ingest.mem0Seconds} s`}; embedding cache ${r.embeddingCache.hits} hits / ${r.embeddingCache.misses} misses`);
+  if (r.mem0Note) lines.push(r.mem0Note);
+  return lines.join('\n');
+}
+
+function renderLocomoTables(r: LocomoReport, names: string[]): string[] {
+  const lines: string[] = [];
   lines.push(`LoCoMo ${r.conversations} conversations, ${r.questions} questions; dev split ${r.devSplit.join(', ') || '(none)'}; ${r.skippedEvidence.count} evidence ids skipped`);
   for (const k of r.ks) {
     lines.push('', `evidence recall@${k} (hit@${k}) [session recall@${k}] — categories 1–4 unless cat5`);
@@ -19,11 +38,7 @@ export function renderLocomo(r: LocomoReport): string {
     });
     lines.push(table(rows));
   }
-  lines.push('', 'paraphrase dev set through search (R@1 / R@5), mean ms per query');
-  lines.push(table(names.map((n) => ({ retriever: n, 'R@1': r.retrievers[n]!.paraphrase.r1.toFixed(3), 'R@5': r.retrievers[n]!.paraphrase.r5.toFixed(3), 'ms/query': String(r.retrievers[n]!.queryMs) }))));
-  lines.push('', `ingest: Engram ${r.ingest.engramReused ? 'reused cached DB' : `${String(r.ingest.engramSeconds)} s`}; Mem0 ${r.ingest.mem0Seconds === null ? 'not run' : `${r.ingest.mem0Seconds} s`}; embedding cache ${r.embeddingCache.hits} hits / ${r.embeddingCache.misses} misses`);
-  if (r.mem0Note) lines.push(r.mem0Note);
-  return lines.join('\n');
+  return lines;
 }
 
 export function table(rows: Record<string, string>[]): string {

@@ -11,13 +11,16 @@ import { openMem0, type Mem0Handle } from '../mem0/mem0.js';
 import { DEV_SPLIT, loadLocomo } from './dataset.js';
 import { cachedEmbedder } from './embed-cache.js';
 import { benchClock, checkTurnLengths, dataKey, openLocomoEngine, PARAPHRASE_TENANT } from './engine.js';
-import { loadParaphrase, paraphraseRecall } from './paraphrase.js';
+import { loadParaphrase, paraphraseCutoffs, paraphraseQueries, paraphraseRecall, type ParaphraseScore, type ParaphraseSplit } from './paraphrase.js';
 import { contextRetriever, mem0Retriever, searchRetriever, type Retriever } from './retrievers.js';
 import { groupsOf, Scoreboard, scoreQuestion, type Tally } from './score.js';
 
 export interface LocomoBenchOptions {
-  dataPath: string;
+  /** LoCoMo JSON; without it only the paraphrase set is run. */
+  dataPath?: string | undefined;
   paraphrasePath: string;
+  /** Ask only one half of the paraphrase queries (its frozen split); all of them by default. */
+  paraphraseSplit?: ParaphraseSplit | undefined;
   cacheDir: string;
   ks: number[];
   limitConversations?: number | undefined;
@@ -32,12 +35,14 @@ export interface LocomoBenchOptions {
 export interface RetrieverReport {
   /** Group (`all`, `dev`, `heldout`, `cat1`…`cat5`) → k → means. */
   byK: Record<string, Record<string, Tally>>;
-  paraphrase: { r1: number; r5: number; n: number };
+  /** R@1 and R@k for each k, each list asked for k. */
+  paraphrase: ParaphraseScore;
   queryMs: number;
 }
 
 export interface LocomoReport {
-  data: string;
+  data: string | null;
+  paraphraseSplit: ParaphraseSplit | 'all';
   conversations: number;
   questions: number;
   skippedEvidence: { count: number; examples: string[] };
@@ -51,17 +56,18 @@ export interface LocomoReport {
 
 export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoReport> {
   const log = opts.log ?? (() => undefined);
-  const all = loadLocomo(opts.dataPath);
+  const all = opts.dataPath === undefined ? [] : loadLocomo(opts.dataPath);
   const conversations = opts.limitConversations ? all.slice(0, opts.limitConversations) : all;
   checkTurnLengths(conversations, opts.chunkLong === true);
   const paraphrase = loadParaphrase(opts.paraphrasePath);
+  const paraQueries = paraphraseQueries(paraphrase, opts.paraphraseSplit);
   const ks = [...new Set(opts.ks)].sort((a, b) => a - b);
   const kMax = ks.at(-1)!;
   const inner = opts.embedder ?? createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 16 });
   await inner.init();
   mkdirSync(opts.cacheDir, { recursive: true });
   const embedder = cachedEmbedder(inner, join(opts.cacheDir, `embeddings-${safe(inner.model)}.db`));
-  const key = dataKey([hashFile(opts.dataPath), hashFile(opts.paraphrasePath), inner.model, String(conversations.length), opts.chunkLong ? 'chunked' : 'whole']);
+  const key = dataKey([opts.dataPath === undefined ? 'no-locomo' : hashFile(opts.dataPath), hashFile(opts.paraphrasePath), inner.model, String(conversations.length), opts.chunkLong ? 'chunked' : 'whole']);
   // Each question is asked at its own date when the data gives one ("last week" then means the week before it).
   const clock = benchClock();
   const engine = await openLocomoEngine({ conversations, paraphrase, embedder, cacheDir: opts.cacheDir, key, log, chunkLong: opts.chunkLong, clock });
@@ -102,14 +108,22 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
           }
         }
       }
-      const rankedPara = [];
-      for (const q of paraphrase.queries) rankedPara.push(await r.para(q.q, PARAPHRASE_TENANT, 5));
-      const queryMs = Math.round(((performance.now() - t0) / Math.max(1, calls + paraphrase.queries.length)) * 100) / 100;
-      report[name] = { byK: regroup(ks, board), paraphrase: paraphraseRecall(rankedPara, paraphrase.queries.map((q) => q.gold)), queryMs };
+      // Each paraphrase query is asked once per k, so R@k is what a caller asking for k gets.
+      const askedAt = new Map<number, string[][]>();
+      for (const k of ks) {
+        const lists: string[][] = [];
+        for (const q of paraQueries) lists.push(await r.para(q.q, PARAPHRASE_TENANT, k));
+        askedAt.set(k, lists);
+        calls += paraQueries.length;
+      }
+      const queryMs = Math.round(((performance.now() - t0) / Math.max(1, calls)) * 100) / 100;
+      const paraScore = paraphraseRecall(askedAt, paraQueries.map((q) => q.gold), paraphraseCutoffs(ks));
+      report[name] = { byK: regroup(ks, board), paraphrase: paraScore, queryMs };
     }
     const skipped = conversations.flatMap((c) => c.questions.flatMap((q) => q.skipped.map((s) => `${c.id}:${s}`)));
     return {
-      data: opts.dataPath,
+      data: opts.dataPath ?? null,
+      paraphraseSplit: opts.paraphraseSplit ?? 'all',
       conversations: conversations.length,
       questions: conversations.reduce((a, c) => a + c.questions.length, 0),
       skippedEvidence: { count: skipped.length, examples: skipped.slice(0, 12) },

@@ -160,8 +160,10 @@ export const diversitySchema = z
      * memories that are merely on the same topic (several evidence turns of one question usually are). Measured
      * against 0.75 with `top_k` 10: LoCoMo evidence recall@10 0.669 → 0.685 (dev split 0.704 → 0.719),
      * paraphrase-dev R@5 0.683 → 0.692, R@1 unchanged; 1.0 gives LoCoMo 0.692 but paraphrase R@5 0.675.
+     * 0.95 since 2026-11-27: at 0.9 the discount pushed evidence that search ranks 8th–10th out of a top_k-10 context
+     * (docs/benchmarks.md, "Paraphrase R@10").
      */
-    mmr_lambda: z.number().min(0).max(1).default(0.9),
+    mmr_lambda: z.number().min(0).max(1).default(0.95),
     /**
      * Near-duplicates (read/mmr.ts) are dropped from the semantic picks: vectors at cosine ≥ `cosine` that also
      * share a Jaccard ≥ `jaccard` of their content stems (or, without vectors, stems alone ≥ `text_only`).

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cosine } from '../learn/vector.js';
 import { jaccard, mmrSelect, statesOtherValues, type MmrItem } from './mmr.js';
 import { wordSet } from './text.js';
+import { parseContextConfig } from '../core/config.js';
 
 const vec = (...xs: number[]) => Float32Array.from(xs);
 
@@ -80,5 +81,20 @@ describe('near-duplicates', () => {
     expect(statesOtherValues('The payments service deploys with blue-green.', 'The payments service deploys with canary.')).toBe(true);
     expect(statesOtherValues('The user likes dark mode.', 'The user really likes dark mode.')).toBe(false);
     expect(statesOtherValues('Annual plans are refunded in full.', 'Annual plans get a full refund.')).toBe(false);
+  });
+});
+
+describe('the default MMR trade-off', () => {
+  it('keeps a memory on the same topic as a pick ahead of a less relevant one about something else', () => {
+    // b is not a near-duplicate of a (cosine 0.85, other words), only on its topic; c is about something else and less relevant.
+    const items: MmrItem[] = [
+      { key: 'a', score: 1.0, text: 'login timed out: pool capped at 5', vector: vec(1, 0, 0) },
+      { key: 'b', score: 0.88, text: 'database upgrade deferred until load tests', vector: vec(0.85, Math.sqrt(1 - 0.85 ** 2), 0) },
+      { key: 'c', score: 0.8, text: 'weekly team lunch on Fridays', vector: vec(0, 0, 1) },
+    ];
+    const lambda = parseContextConfig({}).diversity.mmr_lambda;
+    expect(mmrSelect(items, 3, lambda).map((i) => i.key)).toEqual(['a', 'b', 'c']);
+    // A stronger discount would push it behind: novelty outweighing a relevance gap of 0.08.
+    expect(mmrSelect(items, 3, 0.9).map((i) => i.key)).toEqual(['a', 'c', 'b']);
   });
 });
