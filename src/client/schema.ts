@@ -1624,7 +1624,7 @@ export interface components {
                 recency_half_life_hours?: number;
             };
             diversity?: {
-                /** @description default 0.9 */
+                /** @description default 0.95 */
                 mmr_lambda?: number;
                 near_duplicate?: {
                     /** @description default true */
