@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, EngramError } from '../../core/errors.js';
@@ -28,6 +29,18 @@ describe('error table', () => {
     expect(backend.body.error.issues).toEqual([]);
     const unknown = errorBody(toEngramError(new TypeError('cannot read x of undefined at handler.ts:12')), 'r3');
     expect(unknown).toEqual({ status: 500, body: { error: { code: 'INTERNAL', message: 'internal error', issues: [], request_id: 'r3' } } });
+  });
+
+  it("is the table docs/http.md shows: each code's row names every status it can answer", () => {
+    const doc = readFileSync(new URL('../../../docs/http.md', import.meta.url), 'utf8');
+    const rows = doc.split('\n').filter((l) => /^\| [A-Z_, ]+ \| [\d /]+ \|/.test(l));
+    const statusesIn = (code: string) => rows.find((r) => r.split('|')[1]!.split(',').map((c) => c.trim()).includes(code))?.split('|')[2]?.trim() ?? '';
+    // Every way a code picks its status: plain, a wrong method (NOT_FOUND), a rate limit (LIMIT).
+    const variants = [{}, { allow: 'GET' }, { limit: 'rate' }];
+    for (const code of ERROR_CODES) {
+      const statuses = [...new Set(variants.map((details) => statusOf(new EngramError(code, 'm', { details }))))].sort();
+      expect(statusesIn(code).split(' / ').map(Number).sort(), code).toEqual(statuses);
+    }
   });
 
   it("turns Hono's own refusals into VALIDATION: malformed JSON and a wrong content type", () => {
