@@ -109,6 +109,15 @@ describe('configuration layers', () => {
     expect(envName(['learn', 'engine', 'vectorWaitMs'])).toBe('ENGRAM_LEARN_ENGINE_VECTOR_WAIT_MS');
   });
 
+  it("docs/configuration.md's example file is a valid configuration, read as written", () => {
+    const doc = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(doc)![1]!) as Record<string, unknown>;
+    const { config } = loadServeConfig({ file: writeConfig('doc-example.json', example), env: {}, cwd: dir });
+    expect(config.reranker).toMatchObject({ provider: 'http', model: 'bge-reranker-base' });
+    expect(config.pii.kinds).toEqual(['card', 'iban', 'gov_id', 'secret']);
+    expect(config.server.rateLimit).toEqual({ perSecond: 50, burst: 100 });
+  });
+
   it('docs/configuration.md names every variable', () => {
     const doc = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
     const missing = environmentVariables().filter((v) => !doc.includes(v.env)).map((v) => v.env);
