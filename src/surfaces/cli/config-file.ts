@@ -172,15 +172,14 @@ export function loadServeConfig(sources: ConfigSources = {}): { config: ServeCon
 }
 
 /**
- * A configuration error whose issues also name the variable that sets each path, and say "required" for a
- * missing value: `embedder.baseUrl: required (ENGRAM_EMBEDDER_BASE_URL)` for a provider chosen without its URL.
+ * A configuration error whose issues also name the variable that sets each path:
+ * `embedder.baseUrl: required (ENGRAM_EMBEDDER_BASE_URL)` for a provider chosen without its URL.
  */
 export function namingVariables(e: EngramError): EngramError {
   const known = new Set(environmentVariables().map((v) => v.env));
   const issues = e.issues.map(({ path, message }) => {
     const env = envName(path.split('.'));
-    const said = /received undefined$/.test(message) ? 'required' : message;
-    return { path, message: known.has(env) ? `${said} (${env})` : said };
+    return { path, message: known.has(env) ? `${message} (${env})` : message };
   });
   const first = issues[0];
   if (!first) return e;
