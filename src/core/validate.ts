@@ -21,7 +21,7 @@ export function parseWith<S extends z.ZodType>(
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({
     path: issuePath(opts.prefix ?? '', i.path),
-    message: describeIssue(i),
+    message: describeIssue(i, input),
   }));
   const first = issues[0]!;
   throw new EngramError(opts.code ?? 'VALIDATION', `invalid ${opts.what}: ${first.path || '(root)'}: ${first.message}`, {
@@ -29,9 +29,22 @@ export function parseWith<S extends z.ZodType>(
   });
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** A zod issue's message as Engram reports it; `input` is what was parsed (to tell a field left out). */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === 'unrecognized_keys') return `unknown field(s): ${issue.keys.join(', ')}`;
+  // A field left out says so, rather than zod's "expected string, received undefined".
+  if (issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined) return 'required';
   return issue.message;
+}
+
+/** The value at a zod issue path of the input, or undefined when the path leaves it. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, key)) return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
 }
 
 /** A time as callers write it: epoch milliseconds, an ISO-8601 string or a Date; parsed to epoch ms. */

@@ -1,5 +1,5 @@
 /** examples/scopes.ts, the example docs/scopes.md shows, run as written. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,9 @@ describe('examples/scopes.ts', () => {
       'Refund policy: damaged orders are refunded in full within 14 days.': 'shared',
     });
     expect(out.carol).toMatch(/Refund policy.*\[shared · /);
+    // The rendered line docs/scopes.md quotes, up to its date (the example writes today).
+    const quoted = /`(- Carol wants [^`]*\[user · [^`]*· )\d{4}-\d{2}-\d{2}\]`/.exec(readFileSync(new URL('../../docs/scopes.md', import.meta.url), 'utf8'))![1]!;
+    expect(out.carol).toContain(quoted);
     expect(out.before).toBe('Carol wants to be contacted by email only.');
     expect(out.history).toEqual(['v1: Carol wants to be contacted by email only.', 'v2: Carol wants to be contacted by email or chat.']);
     expect(out.page).toEqual(['Carol wants to be contacted by email or chat.']);

@@ -79,6 +79,26 @@ describe('configuration layers', () => {
     expect(() => loadServeConfig({ file: join(dir, 'missing.json'), env: {}, cwd: dir })).toThrow(/does not exist/);
   });
 
+  it('names the variable of each failing path, and says "required" for a provider chosen without its URL', () => {
+    expect(() => loadServeConfig({ env: { ENGRAM_EMBEDDER_PROVIDER: 'openai-compatible', ENGRAM_EMBEDDER_MODEL: 'm' }, cwd: dir })).toThrow(
+      expect.objectContaining({
+        message: 'invalid configuration: embedder.baseUrl: required (ENGRAM_EMBEDDER_BASE_URL)',
+        issues: [{ path: 'embedder.baseUrl', message: 'required (ENGRAM_EMBEDDER_BASE_URL)' }],
+      }),
+    );
+    const bad = writeConfig('unknown.json', { retention: { sweepIntervalMinutes: -1 }, bogus: 1 });
+    const issues = (() => {
+      try {
+        loadServeConfig({ file: bad, env: {}, cwd: dir });
+      } catch (e) {
+        return (e as { issues: { path: string; message: string }[] }).issues;
+      }
+      return [];
+    })();
+    expect(issues.find((i) => i.path === 'retention.sweepIntervalMinutes')?.message).toMatch(/>=0 \(ENGRAM_RETENTION_SWEEP_INTERVAL_MINUTES\)$/);
+    expect(issues.find((i) => i.path === '')?.message).toBe('unknown field(s): bogus');
+  });
+
   it('gives every option of the schema its own variable (no two paths share a name)', () => {
     const vars = environmentVariables();
     expect(new Set(vars.map((v) => v.env)).size).toBe(vars.length);
@@ -87,6 +107,15 @@ describe('configuration layers', () => {
       expect(vars.map((v) => v.env)).toContain(name);
     }
     expect(envName(['learn', 'engine', 'vectorWaitMs'])).toBe('ENGRAM_LEARN_ENGINE_VECTOR_WAIT_MS');
+  });
+
+  it("docs/configuration.md's example file is a valid configuration, read as written", () => {
+    const doc = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(doc)![1]!) as Record<string, unknown>;
+    const { config } = loadServeConfig({ file: writeConfig('doc-example.json', example), env: {}, cwd: dir });
+    expect(config.reranker).toMatchObject({ provider: 'http', model: 'bge-reranker-base' });
+    expect(config.pii.kinds).toEqual(['card', 'iban', 'gov_id', 'secret']);
+    expect(config.server.rateLimit).toEqual({ perSecond: 50, burst: 100 });
   });
 
   it('docs/configuration.md names every variable', () => {

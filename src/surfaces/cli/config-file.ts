@@ -164,7 +164,26 @@ export function loadServeConfig(sources: ConfigSources = {}): { config: ServeCon
     const given = merged[section];
     if (given && typeof given === 'object' && !('provider' in given)) merged[section] = { provider: DEFAULT_PROVIDER[section], ...given };
   }
-  return { config: parseWith(serveConfigSchema, merged, { what: 'configuration', code: 'CONFIG' }), file };
+  try {
+    return { config: parseWith(serveConfigSchema, merged, { what: 'configuration', code: 'CONFIG' }), file };
+  } catch (e) {
+    throw e instanceof EngramError ? namingVariables(e) : e;
+  }
+}
+
+/**
+ * A configuration error whose issues also name the variable that sets each path:
+ * `embedder.baseUrl: required (ENGRAM_EMBEDDER_BASE_URL)` for a provider chosen without its URL.
+ */
+export function namingVariables(e: EngramError): EngramError {
+  const known = new Set(environmentVariables().map((v) => v.env));
+  const issues = e.issues.map(({ path, message }) => {
+    const env = envName(path.split('.'));
+    return { path, message: known.has(env) ? `${message} (${env})` : message };
+  });
+  const first = issues[0];
+  if (!first) return e;
+  return new EngramError(e.code, `invalid configuration: ${first.path || '(root)'}: ${first.message}`, { issues, details: { ...e.details }, cause: e });
 }
 
 const SECRET_KEY = /api[-_]?key|secret|password|token/i;

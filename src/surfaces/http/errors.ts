@@ -7,7 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { EngramError, HTTP_STATUS_BY_CODE, httpStatusOf, isEngramError, type ErrorCode, type ErrorIssue } from '../../core/errors.js';
-import { issuePath } from '../../core/validate.js';
+import { describeIssue, issuePath } from '../../core/validate.js';
 import { wirePath } from './wire.js';
 
 /** The code → status table lives in core/errors.ts (the typed client maps statuses back with it). */
@@ -65,14 +65,14 @@ export function errorBody(e: EngramError | undefined, requestId: string | undefi
 }
 
 /** The zod-openapi hook: a failed request validation becomes VALIDATION naming each failing field. */
-export function validationHook(result: { success: boolean; target: string; error?: z.ZodError }, _c: Context): void {
+export function validationHook(result: { success: boolean; target: string; error?: z.ZodError; data?: unknown }, _c: Context): void {
   if (result.success || !result.error) return;
   const prefix = TARGET_PREFIX[result.target] ?? '';
   // An unknown field is reported at its own path, so a client sees which field to remove.
   const issues = result.error.issues.flatMap((i) =>
     i.code === 'unrecognized_keys'
       ? i.keys.map((k) => ({ path: issuePath(prefix, [...i.path, k]), message: 'unknown field' }))
-      : [{ path: issuePath(prefix, i.path), message: i.message }],
+      : [{ path: issuePath(prefix, i.path), message: describeIssue(i, result.data) }],
   );
   const first = issues[0]!;
   throw new EngramError('VALIDATION', `invalid request: ${first.path || '(body)'}: ${first.message}`, { issues, details: { wirePaths: true } });

@@ -2,6 +2,7 @@
  * The OpenAPI document: structurally valid OpenAPI 3.1 (checked here field by field: no validator package is
  * installed), lists every route the app serves, and documents what the server enforces (strict bodies).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { EVENT_TYPES } from '../../core/types.js';
@@ -126,6 +127,18 @@ describe('OpenAPI document', () => {
       'get /healthz', 'get /readyz', 'post /admin/keys', 'get /admin/keys', 'delete /admin/keys/{id}']) {
       expect(documented, expected).toContain(expected);
     }
+  });
+
+  it("names every path of the document in docs/http.md's route table", () => {
+    const markdown = readFileSync(new URL('../../../docs/http.md', import.meta.url), 'utf8');
+    const table = markdown.slice(markdown.indexOf('## Routes'), markdown.indexOf('## Examples'));
+    const WORKING = '/v1/sessions/{session_id}/working-memory';
+    // The working-memory rows name the sub-routes after "and under it"; every other path is written out whole.
+    const named = (path: string) => {
+      const written = path.startsWith(`${WORKING}/`) ? path.slice(WORKING.length) : path;
+      return new RegExp(`${written.replace(/[{}.]/g, '\\$&')}(?![\\w/{-])`).test(table);
+    };
+    expect(Object.keys(doc.paths as Obj).filter((path) => !named(path))).toEqual([]);
   });
 
   it('documents the schemas the server enforces: the library enums, and strict bodies refused with an extra field', async () => {

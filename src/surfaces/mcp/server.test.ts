@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, openTestMemory, textOf, type TestClient, type TestMemory } from './memory.test-support.js';
 
@@ -53,6 +54,12 @@ describe('Engram MCP server with a real MCP client', () => {
     expect(manage.inputSchema.properties).toHaveProperty('content');
     expect(tools.find((t) => t.name === 'search_memory')!.inputSchema.required).toEqual(['query']);
     expect(c.client.getInstructions()).toMatch(/store it with manage_memory/);
+  });
+
+  it('names every tool it lists in docs/mcp.md', async () => {
+    const doc = readFileSync(new URL('../../../docs/mcp.md', import.meta.url), 'utf8');
+    const { tools } = await c.client.listTools();
+    expect(tools.map((t) => t.name).filter((name) => !doc.includes(`\`${name}\``))).toEqual([]);
   });
 
   it('stores a fact with manage_memory and finds it with a paraphrased search_memory query', async () => {
