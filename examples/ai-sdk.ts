@@ -12,6 +12,8 @@ import { generateText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { openMemory } from 'engram';
 import { CONTEXT_HEADER, engramMiddleware } from 'engram/ai-sdk';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** One run of the app: open Engram on `dbPath`, answer one message as `userId`, close. */
 export async function chatOnce(dbPath: string, userId: string, message: string, model: Parameters<typeof wrapLanguageModel>[0]['model'] = standInModel()): Promise<string> {
@@ -42,6 +44,6 @@ export function standInModel(): MockLanguageModelV4 {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   console.log(await chatOnce(process.env.ENGRAM_EXAMPLE_DB ?? './engram-example.db', 'ana', process.argv[2] ?? 'What do you know about me?'));
 }

@@ -10,6 +10,8 @@
 import { Annotation, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { openMemory } from 'engram';
 import { EngramStore } from 'engram/langgraph';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const State = Annotation.Root({
   userId: Annotation<string>(),
@@ -47,7 +49,7 @@ export async function runOnce(dbPath: string, message: string, userId = 'ana'): 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   const reply = await runOnce(process.env.ENGRAM_EXAMPLE_DB ?? './engram-example.db', process.argv[2] ?? 'what do you know about me?');
   console.log(reply);
 }

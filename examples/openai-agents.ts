@@ -12,6 +12,8 @@ import { Agent, run, setTracingDisabled, tool, Usage, type Model, type ModelRequ
 import { openMemory } from 'engram';
 import { EngramSession } from 'engram/openai-agents';
 import { z } from 'zod';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const trackOrder = tool({
   name: 'track_order',
@@ -61,6 +63,6 @@ export class StandInModel implements Model {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   console.log(await askOnce(process.env.ENGRAM_EXAMPLE_DB ?? './engram-example.db', 'support-42', process.argv[2] ?? 'Where is my order?'));
 }

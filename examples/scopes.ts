@@ -8,6 +8,8 @@
  * of Dave's. Then a memory is corrected by id, read as it was before, and traced through its versions.
  */
 import { openMemory } from 'engram';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export async function scopesDemo(dbPath: string): Promise<{ carol: string; layers: Record<string, string>; before: string; history: string[]; page: string[] }> {
   const memory = await openMemory({ storage: { url: `sqlite:${dbPath}` }, embedder: { provider: 'use-lite', workers: 0 } });
@@ -41,7 +43,7 @@ export async function scopesDemo(dbPath: string): Promise<{ carol: string; layer
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   const out = await scopesDemo(process.argv[2] ?? 'scopes.db');
   console.log(out.carol, '\n');
   console.log(out.layers, '\n', out.before, '\n', out.history, '\n', out.page);
