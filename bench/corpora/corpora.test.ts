@@ -15,9 +15,10 @@ import { longTurnsCorpus, longTurnsKinds } from './src/long-turns.js';
 import { chatsRewordedCorpus, chatsRewordedKinds, longLexicalCorpus, longLexicalKinds } from './src/margins.js';
 import { sharedWordCorpus, sharedWordKinds } from './src/shared-word.js';
 import { tracesCorpus } from './src/traces.js';
+import { whoSaidCorpus, whoSaidKinds } from './src/who-said.js';
 
 describe('bench corpora', () => {
-  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus, sharedWordCorpus, chatsRewordedCorpus, longLexicalCorpus]) {
+  for (const make of [chatsCorpus, tracesCorpus, faqCorpus, longChatsCorpus, longTurnsCorpus, sharedWordCorpus, chatsRewordedCorpus, longLexicalCorpus, whoSaidCorpus]) {
     const built = make();
     it(`${built.name}: the committed file is what the generator writes, with evidence that exists and a frozen split`, () => {
       const committed = JSON.parse(readFileSync(join(import.meta.dirname, `${built.name}.json`), 'utf8')) as Corpus;
@@ -103,6 +104,21 @@ describe('bench corpora', () => {
         expect(words).toBeLessThanOrEqual(140);
       }
     }
+  });
+
+  it("who-said: tuning only, over long-chats, half the questions on the user's turn and half on the assistant's", () => {
+    const corpus = whoSaidCorpus();
+    const kinds = whoSaidKinds();
+    const byId = new Map(corpus.docs.map((d) => [d.id, d]));
+    expect(corpus.questions.length).toBeGreaterThanOrEqual(16);
+    expect(corpus.questions.every((q) => q.split === 'tune' && q.id.startsWith('tq'))).toBe(true);
+    expect(corpus.docs.slice(0, longChatsCorpus().docs.length)).toEqual(longChatsCorpus().docs);
+    const of = (kind: 'asker' | 'assistant') => corpus.questions.filter((q) => kinds.get(q.id) === kind);
+    expect(of('asker').length).toBe(of('assistant').length);
+    for (const q of of('asker')) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('user');
+    for (const q of of('assistant')) for (const e of q.evidence) expect(byId.get(e)?.name).toBe('assistant');
+    // Every question speaks in the first person: the asker's field is in play on both kinds.
+    for (const q of corpus.questions) expect(q.q).toMatch(/\b(?:I|my|me)\b/u);
   });
 
   it('scores recall as the share of evidence in the first k', () => {

@@ -12,8 +12,9 @@ import { longTurnsCorpus } from './src/long-turns.js';
 import { chatsRewordedCorpus, longLexicalCorpus } from './src/margins.js';
 import { sharedWordCorpus } from './src/shared-word.js';
 import { tracesCorpus } from './src/traces.js';
+import { whoSaidCorpus } from './src/who-said.js';
 
-for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus(), longTurnsCorpus(), sharedWordCorpus(), chatsRewordedCorpus(), longLexicalCorpus()]) {
+for (const corpus of [chatsCorpus(), tracesCorpus(), faqCorpus(), longChatsCorpus(), longTurnsCorpus(), sharedWordCorpus(), chatsRewordedCorpus(), longLexicalCorpus(), whoSaidCorpus()]) {
   for (const q of corpus.questions) {
     if (q.evidence.some((e) => e === undefined)) throw new RangeError(`${corpus.name} ${q.id}: evidence key without a memory`);
   }

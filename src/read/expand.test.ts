@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventToDoc } from '../core/docs.js';
 import type { MemoryEvent } from '../core/types.js';
-import { adjacent, expandCandidates, favourAsker, favourNamedAuthors, mentionedNames, namedAuthors, type ExpandRequest } from './expand.js';
+import { adjacent, asksWhatYouSaid, expandCandidates, favourAsker, favourNamedAuthors, mentionedNames, namedAuthors, type ExpandRequest } from './expand.js';
 import { informationPrior } from './turns.js';
 import { newEvent, openTestStore, readDeps, type TestStore } from './e2e.test-support.js';
 import { search } from './search.js';
@@ -74,6 +74,31 @@ describe("the asker's author field", () => {
     expect(favourAsker('How many bikes are there?', [...candidates], 0.15, (_c, r) => r)).toEqual(candidates);
     expect(favourAsker('Which bike did I buy?', candidates.map((c) => ({ ...c, event: { ...c.event!, name: 'Melanie' } })), 0.15, (_c, r) => r).map((c) => c.scores.relevance)).toEqual([0.3, 0.32, 0.12]);
     expect(favourAsker('Which bike did I buy?', candidates.slice(1), 0.15, (_c, r) => r).map((c) => c.scores.relevance)).toEqual([0.32, 0.12]);
+  });
+
+  it("gives the field to the assistant's turns when the question asks what \"you\" said, recommended or gave", () => {
+    const out = favourAsker('Which bike did you recommend for my commute?', [...candidates], 0.15, (_c, r) => r);
+    expect(out.map((c) => [c.event!.id, Number(c.scores.relevance!.toFixed(2))])).toEqual([
+      ['evt_a', 0.45],
+      ['evt_q', 0.32],
+      ['evt_s', 0.12],
+    ]);
+    // "you" as the one the asker told: the asker's field, as before.
+    expect(favourAsker('What did I tell you about my bikes?', [...candidates], 0.15, (_c, r) => r).map((c) => c.event!.id)).toEqual(['evt_q', 'evt_a', 'evt_s']);
+  });
+});
+
+describe('asksWhatYouSaid', () => {
+  it('reads "you" as the one who said or gave something in the past, or "your"', () => {
+    for (const q of ['What did you recommend for my knee?', 'What was the recipe you gave me?', "Which hotel had you suggested for my trip?", 'What was your advice on my loan?', 'What did you end up recommending for my back?']) {
+      expect(asksWhatYouSaid(q)).toBe(true);
+    }
+  });
+
+  it('not "you" as the asker\'s listener, a request for now, or a verb of holding in memory', () => {
+    for (const q of ['What did I tell you about my knee?', 'What have I told you happened to my car?', 'What did I mention to you about my diet?', 'Can you remind me which race I entered?', 'Do you remember what I said about my job?', 'What did you note about my allergies?', 'How many bikes do I own?']) {
+      expect(asksWhatYouSaid(q)).toBe(false);
+    }
   });
 });
 

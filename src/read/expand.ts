@@ -210,22 +210,48 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
 
 /** Roles that name the person asking an assistant (core/speakers.ts: roles, not people). */
 export const ASKER_ROLES: ReadonlySet<string> = new Set(['user', 'human']);
+/** Roles that name the one who answers the asker (core/speakers.ts). */
+export const ANSWERER_ROLES: ReadonlySet<string> = new Set(['assistant', 'ai', 'bot', 'model']);
 const FIRST_PERSON_RE = /\b(?:i|me|my|mine|myself)\b/iu;
+
+/** "you" as the asker's object ("what did I tell you", "have I told you", "to you"): not the one who said something. */
+const YOU_AS_OBJECT_RE = /\bi(?:['’](?:ve|d))?\s+(?:\w+\s+){0,2}you\b|\b(?:to|with|for|from|at|about|by|asked|thank)\s+you\b/giu;
+/** Verbs of holding in memory: "did you note …", "you remembered …" ask what the asker said, not what "you" said. */
+const MEMORY_VERB = String.raw`(?:remember|recall|know|note|save|store|record|hear|learn|keep|kept|knew|heard|learnt)\w*`;
+/** A common irregular past tense or participle (the regular ones end in -ed). */
+const IRREGULAR_PAST = String.raw`(?:said|told|gave|given|sent|wrote|written|put|came|brought|found|made|chose|chosen|showed|shown|thought|meant|left|set)`;
+/**
+ * The one addressed said or gave something in the past: "did you <verb>" ("did you recommend"), "you <past>" ("the
+ * recipe you gave me", "you'd suggested"), or "your" ("your advice"); not when the verb holds in memory.
+ */
+const ADDRESSEE_SAID_RE = new RegExp(
+  String.raw`\bdid\s+you\s+(?!${MEMORY_VERB}\b)\w+|\byou(?:['’](?:d|ve)|\s+had|\s+have)?\s+(?!${MEMORY_VERB}\b)(?:\w+ed|${IRREGULAR_PAST})\b|\byour\b`,
+  'iu',
+);
+
+/** Whether a question asks what the one it addresses ("you") said, recommended or gave, rather than what the asker said. */
+export function asksWhatYouSaid(query: string): boolean {
+  return ADDRESSEE_SAID_RE.test(query.replace(YOU_AS_OBJECT_RE, ' '));
+}
 
 /**
  * The asker's author field (see above): outside a conversation between people, when the query speaks in the first
  * person singular and the event candidates in view come from the asker's role ("user") and at least one other author,
- * the asker's events that state something (not every sentence a question) gain `bonus` relevance; re-sorted.
+ * the asker's events that state something (not every sentence a question) gain `bonus` relevance; re-sorted. When the
+ * question asks what "you" said ("what did you recommend for my …"), the field goes to the answerer's role
+ * ("assistant") instead: its turns are the evidence, and the asker's own turns only what was asked about.
  */
 export function favourAsker(query: string, out: Candidate[], bonus: number, rescore: ExpandRequest['rescore']): Candidate[] {
   if (!FIRST_PERSON_RE.test(query)) return out;
   const role = (c: Candidate) => c.event?.name?.trim().toLowerCase();
   const authors = new Set(out.map(role).filter((n): n is string => n !== undefined && n !== ''));
   if (authors.size < 2 || ![...authors].some((n) => ASKER_ROLES.has(n))) return out;
+  const toAnswerer = asksWhatYouSaid(query);
+  const favoured = (c: Candidate, r: string) => (toAnswerer ? ANSWERER_ROLES.has(r) : ASKER_ROLES.has(r) && statementProfile(c.doc.text).questionShare < 1);
   return out
     .map((c) => {
       const r = role(c);
-      if (c.scores.relevance === null || r === undefined || !ASKER_ROLES.has(r) || statementProfile(c.doc.text).questionShare >= 1) return c;
+      if (c.scores.relevance === null || r === undefined || !favoured(c, r)) return c;
       return { ...c, scores: atRelevance(c, Math.min(1, c.scores.relevance + bonus), rescore) };
     })
     .sort(byFinal);
