@@ -85,8 +85,8 @@ export function distinctive(own: readonly Clause[], others: readonly Clause[], m
 
 /**
  * How the query's clauses meet a case's distinctive clauses: +1 for each pair stating the same scope, −1 for each
- * stating the opposite scope, −1 for each pair about the same thing (a shared stem) of which one denies it; clipped
- * to −1..1.
+ * stating the opposite scope, −1 for each pair about the same thing (NEGATION_OVERLAP of the smaller clause's stems
+ * shared) of which one denies it; clipped to −1..1.
  */
 export function meet(query: readonly Clause[], own: readonly Clause[]): number {
   let s = 0;
@@ -99,7 +99,10 @@ export function meet(query: readonly Clause[], own: readonly Clause[]): number {
   return Math.max(-1, Math.min(1, s));
 }
 
-/** By episode id, the clause evidence of each closed case against the query (cases without distinctive clauses left out). */
+/**
+ * By episode id, the clause evidence of each closed case among `cases` against the query; the other cause groups'
+ * clauses are those of the other cases given. Empty when the query states no scope and no negation.
+ */
 export function clauseEvidence(
   query: string,
   cases: readonly Candidate[],
@@ -109,7 +112,11 @@ export function clauseEvidence(
   const q = clausesOf(query);
   const out = new Map<string, number>();
   if (!q.some((c) => c.scope || c.negated)) return out;
-  const clauses = new Map([...episodes].map(([id, e]) => [id, clausesOf(caseText(e))] as const));
+  const ids = [...new Set(cases.filter(isClosedCase).map((c) => c.doc.refId))];
+  const clauses = new Map(ids.flatMap((id) => {
+    const e = episodes.get(id);
+    return e ? [[id, clausesOf(caseText(e))] as const] : [];
+  }));
   for (const c of cases.filter(isClosedCase)) {
     const id = c.doc.refId;
     const own = clauses.get(id);
