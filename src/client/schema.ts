@@ -1328,7 +1328,7 @@ export interface components {
             corrected?: number | null;
             /** @description episodes: what the final score fell by (negative) when the query states a change or symptom pattern this episode's situation contradicts and it was placed just below the best episode that matches */
             situation?: number | null;
-            /** @description closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found */
+            /** @description closed cases: what the final score moved by when the cases were reordered among themselves by how near the query is to what each case's investigation found, and by how the query's stated scope or negation meets each case's distinctive clauses */
             findings?: number | null;
             final: number;
             /** @description the query met the relevance floor only weakly: one of a few best memories, not a confident match */

@@ -4,13 +4,15 @@
  * case that stands out count once (standout.ts), and the first case of each recurring cause carries its count,
  * which the rendering shows (recurrence.ts). Learned rules the cases refuted as often as they supported leave first
  * (refuted.ts), and before the rest the cases are reordered among themselves by how near the query is to what each
- * one's investigation found (findings.ts). When the closest case is a correction, the earlier cases of the cause it
- * overturned leave (overturned.ts); when it is a later, uncorrected case of a cause an earlier correction called the
- * mistake, that correction's case leaves (overturned.ts, the mirror).
+ * one's investigation found (findings.ts) and, once the cause groups are known, by how the query's stated scope or
+ * negation meets each case's distinctive clauses (clauses.ts). When the closest case is a correction, the earlier
+ * cases of the cause it overturned leave (overturned.ts); when it is a later, uncorrected case of a cause an earlier
+ * correction called the mistake, that correction's case leaves (overturned.ts, the mirror).
  */
 import { causeVectorKey } from '../core/docs-learn.js';
 import type { Episode } from '../core/types.js';
 import { correctionsAboveOverturned } from './corrected.js';
+import { clauseEvidence, liftByClauses } from './clauses.js';
 import { DropLog, type CaseDrops } from './explain.js';
 import { findingCosines, liftByFindings } from './findings.js';
 import { withoutCorrectionsOfConfirmed, withoutOverturned } from './overturned.js';
@@ -47,9 +49,11 @@ export async function weighCases(deps: ReadDeps, tenant: string, all: Candidate[
   const all0 = causeGroups(cases, causeOf, (t) => vectors.get(t));
   // Earlier cases whose answer a later case of their cause replaced leave first (supersede.ts).
   const superseded = supersededCases([...episodes.values()], (a, b) => all0.get(a)?.includes(b) ?? false);
-  const live = withoutSuperseded(candidates, superseded);
-  drops?.step('superseded', candidates, DropLog.ids(live), 'replaced');
+  const unlifted = withoutSuperseded(candidates, superseded);
+  drops?.step('superseded', candidates, DropLog.ids(unlifted), 'replaced');
   const groups = superseded.by.size === 0 ? all0 : causeGroups(cases.filter((c) => !superseded.by.has(c.doc.refId)), causeOf, (t) => vectors.get(t));
+  // What the report states against each case's distinctive clauses (clauses.ts): the cases reordered among themselves.
+  const live = query ? liftByClauses(unlifted, clauseEvidence(query, cases.filter((c) => !superseded.by.has(c.doc.refId)), episodes, groups)) : unlifted;
   const s = standout(live);
   const collapsed = s ? collapseBehindStandout(live, causeOf, s) : live;
   drops?.step('standout', live, DropLog.ids(collapsed));

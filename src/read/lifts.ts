@@ -41,11 +41,13 @@ export const LIFTS = {
       "episodes: what the final score fell by (negative) when the query states a change or symptom pattern this episode's situation contradicts and it was placed just below the best episode that matches",
   },
   /**
-   * Closed cases: what `final` moved by (up or down) when the cases were reordered by how near the query is to what
-   * each case's investigation found and took the scores of their new places (findings.ts).
+   * Closed cases: what `final` moved by (up or down) when the cases were reordered among themselves by how near the
+   * query is to what each case's investigation found (findings.ts), then by how the query's clauses meet each case's
+   * distinctive clauses (clauses.ts), taking the scores of their new places.
    */
   findings: {
-    description: "closed cases: what the final score moved by when the cases were reordered by how near the query is to what each case's investigation found",
+    description:
+      "closed cases: what the final score moved by when the cases were reordered among themselves by how near the query is to what each case's investigation found, and by how the query's stated scope or negation meets each case's distinctive clauses",
   },
 } as const satisfies Record<string, { description: string }>;
 
