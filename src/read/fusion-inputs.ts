@@ -4,9 +4,9 @@
  */
 import type { Doc } from '../core/types.js';
 import type { DocHit } from '../ports/storage.js';
-import { lexicalCeiling, type FuseInput } from './fuse.js';
+import { calibrateVector, lexicalCeiling, vectorEvidence, type FuseInput } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
-import { corroborated, LENGTH_TOP, lexicalReliability, standoutWeights } from './reliability.js';
+import { corroborated, LENGTH_TOP, lexicalReliability, standoutWeights, weakHeadsWeight } from './reliability.js';
 import { cosine } from '../learn/vector.js';
 import { CALIBRATION_DEPTH, calibrationHead } from './pool.js';
 import type { SemanticRequest } from './semantic.js';
@@ -70,9 +70,10 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const agreed = useLexical && useVector && lexicalWeight < 1 && !src.conversational ? corroborated(mainLexHits, vecHits) : undefined;
   const states = (text: string) => statementProfile(text).questionShare < 1;
   const relief = useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight, states) : undefined;
+  const ceiling = lexicalCeiling(src.termBest);
   return {
     lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
-    lexicalCeiling: lexicalCeiling(src.termBest),
+    lexicalCeiling: ceiling,
     exact: new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)])),
     cosines: useVector ? cosines : undefined,
     vectorPool: useVector ? calibrationHead(vecHits) : undefined,
@@ -85,7 +86,20 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,
+    weakHeads: useLexical && useVector ? weakHeadsWeight(bestShare(mainLexHits, ceiling), bestVectorEvidence(vecHits)) : undefined,
   };
+}
+
+/** The best BM25 share of the attainable score (fuse.ts C) among the main lexical hits; 0 when nothing matched. */
+export function bestShare(mainLexHits: readonly DocHit[], ceiling: number): number {
+  if (ceiling <= 0 || mainLexHits.length === 0) return 0;
+  return Math.min(1, Math.max(...mainLexHits.map((h) => h.score)) / ceiling);
+}
+
+/** The vector evidence (fuse.ts v) of the nearest hit, calibrated on the vector pool's head; 0 without hits. */
+export function bestVectorEvidence(vecHits: readonly DocHit[]): number {
+  const cal = calibrateVector(calibrationHead(vecHits));
+  return cal ? vectorEvidence(Math.max(...vecHits.map((h) => h.score)), cal) : 0;
 }
 
 /**
