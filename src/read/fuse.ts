@@ -38,8 +38,8 @@
  *             question; a lexical hit that meaning also ranks near the top is not a length effect, and keeps up to half
  *             of what the vector signal vouches for (never more than its own unweighted share). Measured in
  *             docs/benchmarks.md ("Fusion margins on new tuning material").
- *   weak      when neither signal stands out for the query (the best BM25 share below 0.2, the best v below 0.45:
- *             reliability.ts `weakHeadsWeight`), the lexical evidence of words (share, standout, agreed) is weighed
+ *   weak      when neither signal stands out for the query (the best BM25 share below 0.2, the best v below 0.45, read
+ *             on a full vector pool: reliability.ts `weakHeadsWeight`), the lexical evidence of words (share, standout, agreed) is weighed
  *             by 0.25; exact(d) keeps its value. Measured in docs/benchmarks.md ("Fusion when neither signal stands
  *             out").
  *   question form  v(d) · (1 − q · asks(d)) when the query asks (statements.ts: a sentence ends in "?" or it opens
@@ -78,7 +78,8 @@ import { clamp01 } from './score.js';
 
 /** Below this, cosines are treated as identical (prevents z blowing up on near-duplicate pools). */
 const MIN_STD = 0.01;
-const MIDPOINT = 3;
+/** The vector midpoint of a full pool (b above; smaller pools get less). */
+export const VECTOR_MIDPOINT = 3;
 const MIDPOINT_SHARE_OF_MAX_Z = 0.45;
 const SLOPE = 1;
 /** Weight of the lexical standout (S above); 0 turns it off. */
@@ -99,7 +100,7 @@ export function calibrateVector(poolCosines: readonly number[]): VectorCalibrati
   const n = poolCosines.length;
   if (n === 0) return undefined;
   const maxZ = (n - 1) / Math.sqrt(n);
-  return { ...spread(poolCosines), midpoint: Math.min(MIDPOINT, MIDPOINT_SHARE_OF_MAX_Z * maxZ) };
+  return { ...spread(poolCosines), midpoint: Math.min(VECTOR_MIDPOINT, MIDPOINT_SHARE_OF_MAX_Z * maxZ) };
 }
 
 /** Mean and standard deviation (population, floored at MIN_STD) of a non-empty pool of scores. */

@@ -137,8 +137,10 @@ describe('bestShare and bestVectorEvidence', () => {
   it('calibrates the nearest cosine on the pool, 0 without hits', () => {
     const hits = Array.from({ length: 50 }, (_, i) => hit(i + 1, 0.5 - i * 0.005));
     const cal = calibrateVector(hits.map((h) => h.score))!;
-    expect(bestVectorEvidence(hits)).toBeCloseTo(vectorEvidence(0.5, cal), 12);
-    expect(bestVectorEvidence([])).toBe(0);
+    expect(bestVectorEvidence(hits).best).toBeCloseTo(vectorEvidence(0.5, cal), 12);
+    expect(bestVectorEvidence(hits).fullPool).toBe(true);
+    expect(bestVectorEvidence(hits.slice(0, 20)).fullPool).toBe(false);
+    expect(bestVectorEvidence([])).toEqual({ best: 0, fullPool: false });
   });
 
   it('weighs the word evidence down in hybrid mode when neither head stands out, and not otherwise', () => {
@@ -148,5 +150,7 @@ describe('bestShare and bestVectorEvidence', () => {
     const strong = fusionInputs(query, sources({ vecHits: flat, mainLexHits: [hit(1, 4)], lexHits: [hit(1, 4)], termBest: [1, 4, 5] }));
     expect(strong.weakHeads).toBe(1);
     expect(fusionInputs(query, sources({ vector: undefined })).weakHeads).toBeUndefined();
+    const small = fusionInputs(query, sources({ vecHits: flat.slice(0, 20), mainLexHits: [hit(1, 1)], lexHits: [hit(1, 1)], termBest: [1, 4, 5] }));
+    expect(small.weakHeads).toBe(1);
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { Doc } from '../core/types.js';
 import type { DocHit } from '../ports/storage.js';
-import { calibrateVector, lexicalCeiling, vectorEvidence, type FuseInput } from './fuse.js';
+import { calibrateVector, lexicalCeiling, VECTOR_MIDPOINT, vectorEvidence, type FuseInput } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
 import { corroborated, LENGTH_TOP, lexicalReliability, standoutWeights, weakHeadsWeight } from './reliability.js';
 import { cosine } from '../learn/vector.js';
@@ -86,8 +86,14 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,
-    weakHeads: useLexical && useVector ? weakHeadsWeight(bestShare(mainLexHits, ceiling), bestVectorEvidence(vecHits)) : undefined,
+    weakHeads: useLexical && useVector ? weakHeads(mainLexHits, ceiling, vecHits) : undefined,
   };
+}
+
+/** reliability.ts `weakHeadsWeight` for this query's hits. */
+function weakHeads(mainLexHits: readonly DocHit[], ceiling: number, vecHits: readonly DocHit[]): number {
+  const vec = bestVectorEvidence(vecHits);
+  return weakHeadsWeight(bestShare(mainLexHits, ceiling), vec.best, vec.fullPool);
 }
 
 /** The best BM25 share of the attainable score (fuse.ts C) among the main lexical hits; 0 when nothing matched. */
@@ -96,10 +102,14 @@ export function bestShare(mainLexHits: readonly DocHit[], ceiling: number): numb
   return Math.min(1, Math.max(...mainLexHits.map((h) => h.score)) / ceiling);
 }
 
-/** The vector evidence (fuse.ts v) of the nearest hit, calibrated on the vector pool's head; 0 without hits. */
-export function bestVectorEvidence(vecHits: readonly DocHit[]): number {
+/**
+ * The vector evidence (fuse.ts v) of the nearest hit, calibrated on the vector pool's head (0 without hits), and whether
+ * that pool is large enough for the full midpoint (fuse.ts: from about 48 memories on).
+ */
+export function bestVectorEvidence(vecHits: readonly DocHit[]): { best: number; fullPool: boolean } {
   const cal = calibrateVector(calibrationHead(vecHits));
-  return cal ? vectorEvidence(Math.max(...vecHits.map((h) => h.score)), cal) : 0;
+  if (!cal) return { best: 0, fullPool: false };
+  return { best: vectorEvidence(Math.max(...vecHits.map((h) => h.score)), cal), fullPool: cal.midpoint >= VECTOR_MIDPOINT };
 }
 
 /**

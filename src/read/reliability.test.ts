@@ -154,23 +154,27 @@ describe('standoutWeights', () => {
 
 describe('weakHeadsWeight', () => {
   it('weighs the lexical signal down only when neither best hit stands out', () => {
-    expect(weakHeadsWeight(0.12, 0.35)).toBe(WEAK_HEADS_LEXICAL);
+    expect(weakHeadsWeight(0.12, 0.35, true)).toBe(WEAK_HEADS_LEXICAL);
     expect(WEAK_HEADS_LEXICAL).toBeLessThan(1);
   });
 
   it('keeps the weight whole when the lexical best holds a real share, or the vector best stands out', () => {
-    expect(weakHeadsWeight(WEAK_LEXICAL_BEST, 0.3)).toBe(1);
-    expect(weakHeadsWeight(0.21, 0.27)).toBe(1);
-    expect(weakHeadsWeight(0.13, WEAK_VECTOR_BEST)).toBe(1);
-    expect(weakHeadsWeight(0.13, 0.57)).toBe(1);
+    expect(weakHeadsWeight(WEAK_LEXICAL_BEST, 0.3, true)).toBe(1);
+    expect(weakHeadsWeight(0.21, 0.27, true)).toBe(1);
+    expect(weakHeadsWeight(0.13, WEAK_VECTOR_BEST, true)).toBe(1);
+    expect(weakHeadsWeight(0.13, 0.57, true)).toBe(1);
+  });
+
+  it('keeps the weight whole when the vector pool is too small for the full midpoint', () => {
+    expect(weakHeadsWeight(0.12, 0.35, false)).toBe(1);
   });
 
   it('is WEAK_HEADS_LEXICAL or 1 everywhere, never more lexical weight when both bests fall', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (l, v, d) => {
-        const w = weakHeadsWeight(l, v);
+        const w = weakHeadsWeight(l, v, true);
         expect([WEAK_HEADS_LEXICAL, 1]).toContain(w);
-        expect(weakHeadsWeight(l * d, v * d)).toBeLessThanOrEqual(w);
+        expect(weakHeadsWeight(l * d, v * d, true)).toBeLessThanOrEqual(w);
       }),
     );
   });

@@ -141,8 +141,11 @@ export const WEAK_HEADS_LEXICAL = 0.25;
  * WEAK_HEADS_LEXICAL (a verbatim code-like token keeps its evidence, fuse.ts). When either head stands out the signals
  * keep their weight: a lexical best at or above the threshold is a memory that holds a real part of the question's
  * words (agent traces, where the answer has no vector evidence), a strong vector best fills the first ranks and the
- * lexical hits the rest. Measured in docs/benchmarks.md ("Fusion when neither signal stands out").
+ * lexical hits the rest. The thresholds read a vector evidence calibrated at the full midpoint (`fullPool`, fuse.ts: a
+ * pool of about 48 memories or more); in a smaller store the midpoint shrinks, the best evidence means something else,
+ * and the weights stay whole (a small scenario store decides on the relevance a learned lesson keeps). Measured in
+ * docs/benchmarks.md ("Fusion when neither signal stands out").
  */
-export function weakHeadsWeight(lexicalBestShare: number, vectorBest: number, weight = WEAK_HEADS_LEXICAL): number {
-  return lexicalBestShare < WEAK_LEXICAL_BEST && vectorBest < WEAK_VECTOR_BEST ? weight : 1;
+export function weakHeadsWeight(lexicalBestShare: number, vectorBest: number, fullPool: boolean, weight = WEAK_HEADS_LEXICAL): number {
+  return fullPool && lexicalBestShare < WEAK_LEXICAL_BEST && vectorBest < WEAK_VECTOR_BEST ? weight : 1;
 }
