@@ -197,26 +197,6 @@ describe('lexical reliability weight', () => {
   });
 });
 
-describe('weak heads (neither signal stands out)', () => {
-  it('scales the word evidence of every doc, and keeps a verbatim code-like token whole', () => {
-    const input = { lexical: new Map([[1, 6], [2, 6]]), lexicalCeiling: 12, exact: new Map([[2, 1]]) };
-    const whole = fuse([1, 2], input);
-    const weak = fuse([1, 2], { ...input, weakHeads: 0.25 });
-    expect(whole.get(1)!.lexical).toBeCloseTo(0.5, 12);
-    expect(weak.get(1)!.lexical).toBeCloseTo(0.125, 12);
-    expect(weak.get(2)!.lexical).toBe(1);
-  });
-
-  it('lets the memory found by meaning pass one that adds a one-word share to a weaker vector evidence', () => {
-    // Doc 1: shares one common word of the question and sits lower in the vector pool; doc 2: no word, nearer in meaning.
-    const input = { lexical: new Map([[1, 1.5]]), lexicalCeiling: 10, cosines: new Map([[1, 0.3], [2, 0.35]]), vectorPool: spread(50, 0.1, 0.4) };
-    const before = fuse([1, 2], input);
-    const after = fuse([1, 2], { ...input, weakHeads: 0.25 });
-    expect(before.get(1)!.relevance!).toBeGreaterThan(before.get(2)!.relevance!);
-    expect(after.get(1)!.relevance!).toBeLessThan(after.get(2)!.relevance!);
-  });
-});
-
 describe('fuse: concept evidence', () => {
   it('joins the noisy-OR as a third signal, keeps the other signals as they were, and leaves unlisted docs alone', () => {
     const input = { lexical: new Map([[1, 2]]), lexicalCeiling: 4, cosines: new Map([[1, 0.3], [2, 0.3]]), vectorPool: spread(50, 0.1, 0.5) };

@@ -38,10 +38,6 @@
  *             question; a lexical hit that meaning also ranks near the top is not a length effect, and keeps up to half
  *             of what the vector signal vouches for (never more than its own unweighted share). Measured in
  *             docs/benchmarks.md ("Fusion margins on new tuning material").
- *   weak      when neither signal stands out for the query (the best BM25 share below 0.2, the best v below 0.45, read
- *             on a full vector pool: reliability.ts `weakHeadsWeight`), the lexical evidence of words (share, standout, agreed) is weighed
- *             by 0.25; exact(d) keeps its value. Measured in docs/benchmarks.md ("Fusion when neither signal stands
- *             out").
  *   question form  v(d) · (1 − q · asks(d)) when the query asks (statements.ts: a sentence ends in "?" or it opens
  *             with an interrogative word); asks(d) = the share of d's sentences that ask, q = the question discount
  *             (`semantic_retrieval.conversation.question_discount`, 1). A small sentence encoder puts a question
@@ -78,8 +74,7 @@ import { clamp01 } from './score.js';
 
 /** Below this, cosines are treated as identical (prevents z blowing up on near-duplicate pools). */
 const MIN_STD = 0.01;
-/** The vector midpoint of a full pool (b above; smaller pools get less). */
-export const VECTOR_MIDPOINT = 3;
+const MIDPOINT = 3;
 const MIDPOINT_SHARE_OF_MAX_Z = 0.45;
 const SLOPE = 1;
 /** Weight of the lexical standout (S above); 0 turns it off. */
@@ -100,7 +95,7 @@ export function calibrateVector(poolCosines: readonly number[]): VectorCalibrati
   const n = poolCosines.length;
   if (n === 0) return undefined;
   const maxZ = (n - 1) / Math.sqrt(n);
-  return { ...spread(poolCosines), midpoint: Math.min(VECTOR_MIDPOINT, MIDPOINT_SHARE_OF_MAX_Z * maxZ) };
+  return { ...spread(poolCosines), midpoint: Math.min(MIDPOINT, MIDPOINT_SHARE_OF_MAX_Z * maxZ) };
 }
 
 /** Mean and standard deviation (population, floored at MIN_STD) of a non-empty pool of scores. */
@@ -181,8 +176,6 @@ export interface FuseInput {
   shareWeight?: ReadonlyMap<number, number> | undefined;
   /** Memories both signals rank near the top under length flooding (reliability.ts `corroborated`): `agreed` above. */
   agreed?: ReadonlySet<number> | undefined;
-  /** Share of its word evidence (all but `exact`) the lexical signal keeps when neither head stands out (`weak` above; default 1). */
-  weakHeads?: number | undefined;
 }
 
 export interface Fused {
@@ -205,8 +198,7 @@ export function fuse(docIds: Iterable<number>, input: FuseInput): Map<number, Fu
     const w = input.lexicalWeight ?? 1;
     const ws = input.standoutWeight?.get(id) ?? w;
     const vouched = input.agreed?.has(id) && vector !== null ? agreedEvidence(lexicalEvidence(bm25 ?? 0, ceiling), vector) : 0;
-    const fromWords = Math.max(lexicalEvidence(bm25 ?? 0, ceiling, 0, input.shareWeight?.get(id) ?? w, 0), clamp01(ws) * lexicalStandout(bm25 ?? 0, lexCal), vouched);
-    const lexical = lexicalRan ? Math.max(clamp01(input.weakHeads ?? 1) * fromWords, clamp01(input.exact?.get(id) ?? 0)) : null;
+    const lexical = lexicalRan ? Math.max(lexicalEvidence(bm25 ?? 0, ceiling, input.exact?.get(id), input.shareWeight?.get(id) ?? w, 0), clamp01(ws) * lexicalStandout(bm25 ?? 0, lexCal), vouched) : null;
     const concept = clamp01(input.concept?.get(id) ?? 0);
     const relevance = fuseEvidence(vector, lexical);
     out.set(id, { vector, lexical, relevance: concept > 0 && relevance !== null ? 1 - (1 - relevance) * (1 - concept) : relevance });

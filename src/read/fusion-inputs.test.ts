@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocHit } from '../ports/storage.js';
-import { bestShare, bestVectorEvidence, fusionInputs, headIds, type FusionSources } from './fusion-inputs.js';
-import { calibrateVector, vectorEvidence } from './fuse.js';
+import { fusionInputs, headIds, type FusionSources } from './fusion-inputs.js';
 import { CALIBRATION_DEPTH } from './pool.js';
 import { makeDoc } from './fixtures.test-support.js';
 
@@ -124,33 +123,5 @@ describe('headIds', () => {
     const input = fusionInputs(query, sources({ vecHits: tied }));
     expect(input.cosines?.get(2)).toBe(0.5);
     expect(input.cosines?.get(1)).toBeCloseTo(1, 6);
-  });
-});
-
-describe('bestShare and bestVectorEvidence', () => {
-  it('reads the best BM25 over the ceiling, 0 without a ceiling or hits', () => {
-    expect(bestShare([hit(1, 2), hit(2, 3)], 10)).toBeCloseTo(0.3, 12);
-    expect(bestShare([hit(1, 2)], 0)).toBe(0);
-    expect(bestShare([], 10)).toBe(0);
-  });
-
-  it('calibrates the nearest cosine on the pool, 0 without hits', () => {
-    const hits = Array.from({ length: 50 }, (_, i) => hit(i + 1, 0.5 - i * 0.005));
-    const cal = calibrateVector(hits.map((h) => h.score))!;
-    expect(bestVectorEvidence(hits).best).toBeCloseTo(vectorEvidence(0.5, cal), 12);
-    expect(bestVectorEvidence(hits).fullPool).toBe(true);
-    expect(bestVectorEvidence(hits.slice(0, 20)).fullPool).toBe(false);
-    expect(bestVectorEvidence([])).toEqual({ best: 0, fullPool: false });
-  });
-
-  it('weighs the word evidence down in hybrid mode when neither head stands out, and not otherwise', () => {
-    const flat = Array.from({ length: 50 }, (_, i) => hit(i + 1, 0.3 - i * 0.001));
-    const weak = fusionInputs(query, sources({ vecHits: flat, mainLexHits: [hit(1, 1)], lexHits: [hit(1, 1)], termBest: [1, 4, 5] }));
-    expect(weak.weakHeads).toBeLessThan(1);
-    const strong = fusionInputs(query, sources({ vecHits: flat, mainLexHits: [hit(1, 4)], lexHits: [hit(1, 4)], termBest: [1, 4, 5] }));
-    expect(strong.weakHeads).toBe(1);
-    expect(fusionInputs(query, sources({ vector: undefined })).weakHeads).toBeUndefined();
-    const small = fusionInputs(query, sources({ vecHits: flat.slice(0, 20), mainLexHits: [hit(1, 1)], lexHits: [hit(1, 1)], termBest: [1, 4, 5] }));
-    expect(small.weakHeads).toBe(1);
   });
 });

@@ -4,9 +4,9 @@
  */
 import type { Doc } from '../core/types.js';
 import type { DocHit } from '../ports/storage.js';
-import { calibrateVector, lexicalCeiling, VECTOR_MIDPOINT, vectorEvidence, type FuseInput } from './fuse.js';
+import { lexicalCeiling, type FuseInput } from './fuse.js';
 import { conceptEvidence, conceptMatcher, mayNameCategory } from './concepts.js';
-import { corroborated, LENGTH_TOP, lexicalReliability, standoutWeights, weakHeadsWeight } from './reliability.js';
+import { corroborated, LENGTH_TOP, lexicalReliability, standoutWeights } from './reliability.js';
 import { cosine } from '../learn/vector.js';
 import { CALIBRATION_DEPTH, calibrationHead } from './pool.js';
 import type { SemanticRequest } from './semantic.js';
@@ -70,10 +70,9 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
   const agreed = useLexical && useVector && lexicalWeight < 1 && !src.conversational ? corroborated(mainLexHits, vecHits) : undefined;
   const states = (text: string) => statementProfile(text).questionShare < 1;
   const relief = useLexical && useVector && lexicalWeight < 1 ? standoutWeights(docs, req.query, lengths(mainLexHits), lexicalWeight, states) : undefined;
-  const ceiling = lexicalCeiling(src.termBest);
   return {
     lexical: useLexical ? new Map(src.lexHits.map((h) => [h.docId, h.score])) : undefined,
-    lexicalCeiling: ceiling,
+    lexicalCeiling: lexicalCeiling(src.termBest),
     exact: new Map(docs.map((d) => [d.docId, exactShare(codes, d.text)])),
     cosines: useVector ? cosines : undefined,
     vectorPool: useVector ? calibrationHead(vecHits) : undefined,
@@ -86,30 +85,7 @@ export function fusionInputs(req: Pick<SemanticRequest, 'query' | 'questionDisco
     concept: useLexical && useVector && req.concepts !== false ? conceptSignal(req.query, docs, src.deep) : undefined,
     // Hybrid only: the lexical mode ranks by BM25 alone, and the standout would not change its order.
     lexicalPool: useLexical && useVector ? calibrationHead(mainLexHits) : undefined,
-    weakHeads: useLexical && useVector ? weakHeads(mainLexHits, ceiling, vecHits) : undefined,
   };
-}
-
-/** reliability.ts `weakHeadsWeight` for this query's hits. */
-function weakHeads(mainLexHits: readonly DocHit[], ceiling: number, vecHits: readonly DocHit[]): number {
-  const vec = bestVectorEvidence(vecHits);
-  return weakHeadsWeight(bestShare(mainLexHits, ceiling), vec.best, vec.fullPool);
-}
-
-/** The best BM25 share of the attainable score (fuse.ts C) among the main lexical hits; 0 when nothing matched. */
-export function bestShare(mainLexHits: readonly DocHit[], ceiling: number): number {
-  if (ceiling <= 0 || mainLexHits.length === 0) return 0;
-  return Math.min(1, Math.max(...mainLexHits.map((h) => h.score)) / ceiling);
-}
-
-/**
- * The vector evidence (fuse.ts v) of the nearest hit, calibrated on the vector pool's head (0 without hits), and whether
- * that pool is large enough for the full midpoint (fuse.ts: from about 48 memories on).
- */
-export function bestVectorEvidence(vecHits: readonly DocHit[]): { best: number; fullPool: boolean } {
-  const cal = calibrateVector(calibrationHead(vecHits));
-  if (!cal) return { best: 0, fullPool: false };
-  return { best: vectorEvidence(Math.max(...vecHits.map((h) => h.score)), cal), fullPool: cal.midpoint >= VECTOR_MIDPOINT };
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AGREEMENT_TOP, corroborated, LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability, STANDOUT_LENGTH_POWER, standoutReliability, standoutWeights, WEAK_HEADS_LEXICAL, WEAK_LEXICAL_BEST, WEAK_VECTOR_BEST, weakHeadsWeight } from './reliability.js';
+import { AGREEMENT_TOP, corroborated, LENGTH_FLOOR, LENGTH_TOP, lengthRatio, lexicalReliability, STANDOUT_LENGTH_POWER, standoutReliability, standoutWeights } from './reliability.js';
 
 describe('lengthRatio', () => {
   it('is the lexical head mean length over the vector head mean length', () => {
@@ -149,33 +149,5 @@ describe('standoutWeights', () => {
     const { standout, share } = standoutWeights(docs, query, head, 0.1);
     expect(standout.get(1)).toBe(0.1);
     expect(share.size).toBe(0);
-  });
-});
-
-describe('weakHeadsWeight', () => {
-  it('weighs the lexical signal down only when neither best hit stands out', () => {
-    expect(weakHeadsWeight(0.12, 0.35, true)).toBe(WEAK_HEADS_LEXICAL);
-    expect(WEAK_HEADS_LEXICAL).toBeLessThan(1);
-  });
-
-  it('keeps the weight whole when the lexical best holds a real share, or the vector best stands out', () => {
-    expect(weakHeadsWeight(WEAK_LEXICAL_BEST, 0.3, true)).toBe(1);
-    expect(weakHeadsWeight(0.21, 0.27, true)).toBe(1);
-    expect(weakHeadsWeight(0.13, WEAK_VECTOR_BEST, true)).toBe(1);
-    expect(weakHeadsWeight(0.13, 0.57, true)).toBe(1);
-  });
-
-  it('keeps the weight whole when the vector pool is too small for the full midpoint', () => {
-    expect(weakHeadsWeight(0.12, 0.35, false)).toBe(1);
-  });
-
-  it('is WEAK_HEADS_LEXICAL or 1 everywhere, never more lexical weight when both bests fall', () => {
-    fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (l, v, d) => {
-        const w = weakHeadsWeight(l, v, true);
-        expect([WEAK_HEADS_LEXICAL, 1]).toContain(w);
-        expect(weakHeadsWeight(l * d, v * d, true)).toBeLessThanOrEqual(w);
-      }),
-    );
   });
 });

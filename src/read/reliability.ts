@@ -124,28 +124,3 @@ export function corroborated(lexicalHits: readonly { docId: number }[], vectorHi
   const vec = new Set(vectorHits.slice(0, n).map((h) => h.docId));
   return new Set(lexicalHits.slice(0, n).flatMap((h) => (vec.has(h.docId) ? [h.docId] : [])));
 }
-
-/** Below this best BM25 share of the attainable score (fuse.ts C), no memory holds much of the query's words. */
-export const WEAK_LEXICAL_BEST = 0.2;
-/** Below this best vector evidence (fuse.ts v), no memory stands out of the query's vector neighbourhood. */
-export const WEAK_VECTOR_BEST = 0.45;
-/** The share of its word evidence the lexical signal keeps when neither head stands out (`weakHeadsWeight`). */
-export const WEAK_HEADS_LEXICAL = 0.25;
-
-/**
- * Neither signal stands out: the best lexical hit holds less than WEAK_LEXICAL_BEST of the query's attainable BM25 and
- * the best vector hit has evidence below WEAK_VECTOR_BEST. That is a reworded question: its words are mostly not the
- * store's (a memory shares one or two of them, often the commonest), while the sentence encoder still puts the memory
- * that answers among its nearest, at a weak but ordered evidence. Fused as they are, a one-word BM25 share added to an
- * equally weak vector evidence passes the memory found by meaning alone; the lexical evidence of words is weighed by
- * WEAK_HEADS_LEXICAL (a verbatim code-like token keeps its evidence, fuse.ts). When either head stands out the signals
- * keep their weight: a lexical best at or above the threshold is a memory that holds a real part of the question's
- * words (agent traces, where the answer has no vector evidence), a strong vector best fills the first ranks and the
- * lexical hits the rest. The thresholds read a vector evidence calibrated at the full midpoint (`fullPool`, fuse.ts: a
- * pool of about 48 memories or more); in a smaller store the midpoint shrinks, the best evidence means something else,
- * and the weights stay whole (a small scenario store decides on the relevance a learned lesson keeps). Measured in
- * docs/benchmarks.md ("Fusion when neither signal stands out").
- */
-export function weakHeadsWeight(lexicalBestShare: number, vectorBest: number, fullPool: boolean, weight = WEAK_HEADS_LEXICAL): number {
-  return fullPool && lexicalBestShare < WEAK_LEXICAL_BEST && vectorBest < WEAK_VECTOR_BEST ? weight : 1;
-}
