@@ -7,7 +7,7 @@ import { createUseLiteEmbedder } from '../../src/index.js';
 import { lineChartSvg } from '../perf/chart.js';
 import { parseEvidence, parseLocomo, parseSessionDate } from './dataset.js';
 import { renderLocomo } from './report.js';
-import { runLocomoBench } from './run.js';
+import { listsByK, runLocomoBench } from './run.js';
 import { distinct } from './retrievers.js';
 import { scoreQuestion } from './score.js';
 import { nodeArgs } from '../../testing/node-entry.js';
@@ -166,4 +166,21 @@ describe('runLocomoBench on a tiny fixture with the real embedder', () => {
     expect(second.embeddingCache.misses).toBe(0);
     expect(second.retrievers.bm25!.byK.all).toEqual(first.retrievers.bm25!.byK.all);
   }, 120_000);
+});
+
+describe('listsByK', () => {
+  it('asks a k-dependent retriever once per k and a prefix retriever once for the largest k', async () => {
+    const asked: number[] = [];
+    const ask = async (k: number) => {
+      asked.push(k);
+      return Array.from({ length: k }, (_, i) => `k${k}-${i}`);
+    };
+    const perK = await listsByK(ask, [5, 10, 20], true);
+    expect(asked).toEqual([5, 10, 20]);
+    expect(perK.get(10)?.[0]).toBe('k10-0');
+    asked.length = 0;
+    const once = await listsByK(ask, [5, 10, 20], false);
+    expect(asked).toEqual([20]);
+    expect(once.get(5)?.[0]).toBe('k20-0');
+  });
 });

@@ -54,6 +54,21 @@ export interface LocomoReport {
   embeddingCache: { hits: number; misses: number };
 }
 
+/**
+ * The ranked list scored at each k: asked once per k when the retriever's list depends on the k asked for (`perK`),
+ * else asked once for the largest k, whose prefix is every smaller k's list.
+ */
+export async function listsByK(ask: (k: number) => Promise<string[]>, ks: readonly number[], perK: boolean): Promise<Map<number, string[]>> {
+  const lists = new Map<number, string[]>();
+  if (perK) {
+    for (const k of ks) lists.set(k, await ask(k));
+    return lists;
+  }
+  const longest = await ask(Math.max(...ks));
+  for (const k of ks) lists.set(k, longest);
+  return lists;
+}
+
 export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoReport> {
   const log = opts.log ?? (() => undefined);
   const all = opts.dataPath === undefined ? [] : loadLocomo(opts.dataPath);
@@ -62,7 +77,6 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
   const paraphrase = loadParaphrase(opts.paraphrasePath);
   const paraQueries = paraphraseQueries(paraphrase, opts.paraphraseSplit);
   const ks = [...new Set(opts.ks)].sort((a, b) => a - b);
-  const kMax = ks.at(-1)!;
   const inner = opts.embedder ?? createUseLiteEmbedder({ provider: 'use-lite', workers: 2, batchSize: 16 });
   await inner.init();
   mkdirSync(opts.cacheDir, { recursive: true });
@@ -75,11 +89,13 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
   let mem0Note: string | undefined;
   let mem0Seconds: number | null = null;
   try {
-    const retrievers: Record<string, { locomo: Retriever; para: Retriever }> = {
+    // `perK`: the list depends on the k asked for (getContext's pool and cut follow top_k), so each k is asked on its
+    // own and R@k is what a caller asking for k gets; search lists are the same prefix for every k of a run.
+    const retrievers: Record<string, { locomo: Retriever; para: Retriever; perK?: boolean }> = {
       bm25: { locomo: searchRetriever(engine.memory, 'lexical', 'dia_id'), para: searchRetriever(engine.memory, 'lexical', 'memory_id') },
       vector: { locomo: searchRetriever(engine.memory, 'vector', 'dia_id'), para: searchRetriever(engine.memory, 'vector', 'memory_id') },
       hybrid: { locomo: searchRetriever(engine.memory, 'hybrid', 'dia_id'), para: searchRetriever(engine.memory, 'hybrid', 'memory_id') },
-      getContext: { locomo: contextRetriever(engine.memory, engine.diaOf), para: contextRetriever(engine.memory, engine.paraOf) },
+      getContext: { locomo: contextRetriever(engine.memory, engine.diaOf), para: contextRetriever(engine.memory, engine.paraOf), perK: true },
     };
     if (opts.mem0) {
       try {
@@ -100,10 +116,10 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
         const split = DEV_SPLIT.includes(c.id) ? 'dev' : 'heldout';
         for (const q of c.questions) {
           clock.at = q.askedAt;
-          const ranked = await r.locomo(q.question, c.id, kMax).finally(() => (clock.at = undefined));
-          calls += 1;
+          const lists = await listsByK((k) => r.locomo(q.question, c.id, k), ks, r.perK === true).finally(() => (clock.at = undefined));
+          calls += r.perK ? ks.length : 1;
           for (const k of ks) {
-            const s = scoreQuestion(q.evidence, ranked, k);
+            const s = scoreQuestion(q.evidence, lists.get(k)!, k);
             if (s) board[k]!.add(groupsOf(q, split), s);
           }
         }
