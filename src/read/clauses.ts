@@ -11,6 +11,7 @@
  */
 import type { Episode } from '../core/types.js';
 import { contentTerms, STOPWORDS, tokens } from '../learn/text.js';
+import { reorderInSlots } from './findings.js';
 import { isClosedCase } from './standout.js';
 import type { Candidate } from './types.js';
 
@@ -135,13 +136,5 @@ export function clauseEvidence(
 export function liftByClauses(candidates: readonly Candidate[], evidence: ReadonlyMap<string, number>, weight = CLAUSE_WEIGHT): Candidate[] {
   const cases = candidates.filter((c) => isClosedCase(c) && evidence.has(c.doc.refId));
   if (cases.length < 2 || cases.every((c) => evidence.get(c.doc.refId) === 0)) return [...candidates];
-  const slots = cases.map((c) => c.scores.final).sort((a, b) => b - a);
-  const lifted = (c: Candidate) => c.scores.final + weight * evidence.get(c.doc.refId)!;
-  const order = [...cases].sort((a, b) => lifted(b) - lifted(a));
-  const final = new Map(order.map((c, i) => [c, slots[i]!] as const));
-  return candidates.map((c) => {
-    const f = final.get(c);
-    if (f === undefined || f === c.scores.final) return c;
-    return { ...c, scores: { ...c.scores, findings: (c.scores.findings ?? 0) + f - c.scores.final, final: f } };
-  });
+  return reorderInSlots(candidates, cases, (c) => c.scores.final + weight * evidence.get(c.doc.refId)!);
 }

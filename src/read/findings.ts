@@ -56,13 +56,21 @@ export function liftByFindings(candidates: readonly Candidate[], cosines: Readon
   const cases = candidates.filter((c) => isClosedCase(c) && cosines.has(c.doc.refId));
   if (cases.length < 2) return [...candidates];
   const floor = Math.min(...cases.map((c) => cosines.get(c.doc.refId)!));
+  return reorderInSlots(candidates, cases, (c) => c.scores.final + weight * (cosines.get(c.doc.refId)! - floor));
+}
+
+/**
+ * The slot form shared by the case reorders (this file, clauses.ts): `cases` are ordered by `lifted` and take, in that
+ * order, the final scores they held between them; every other candidate keeps its own. What each final moved by is
+ * added to the breakdown's `findings`.
+ */
+export function reorderInSlots(candidates: readonly Candidate[], cases: readonly Candidate[], lifted: (c: Candidate) => number): Candidate[] {
   const slots = cases.map((c) => c.scores.final).sort((a, b) => b - a);
-  const lifted = (c: Candidate) => c.scores.final + weight * (cosines.get(c.doc.refId)! - floor);
   const order = [...cases].sort((a, b) => lifted(b) - lifted(a));
   const final = new Map(order.map((c, i) => [c, slots[i]!] as const));
   return candidates.map((c) => {
     const f = final.get(c);
     if (f === undefined || f === c.scores.final) return c;
-    return { ...c, scores: { ...c.scores, findings: f - c.scores.final, final: f } };
+    return { ...c, scores: { ...c.scores, findings: (c.scores.findings ?? 0) + f - c.scores.final, final: f } };
   });
 }
