@@ -5,17 +5,18 @@
  * vectors, the author field and the other conversation steps) applies to it.
  */
 
+/** Roles that name the person asking an assistant (case-folded). */
+export const ASKER_ROLES: ReadonlySet<string> = new Set(['user', 'human']);
+/** Roles that name the one who answers the asker (case-folded). */
+export const ANSWERER_ROLES: ReadonlySet<string> = new Set(['assistant', 'ai', 'bot', 'model']);
+
 /** Labels that name a part in a dialogue, not a person (case-folded). */
 const ROLES = new Set([
-  'user',
-  'assistant',
+  ...ASKER_ROLES,
+  ...ANSWERER_ROLES,
   'system',
   'agent',
   'tool',
-  'bot',
-  'ai',
-  'human',
-  'model',
   'developer',
   'function',
   'customer',

@@ -52,6 +52,7 @@ import { conversationSchema, type ConversationConfig } from '../core/config.js';
 import { eventToDoc } from '../core/docs.js';
 import type { FilterNode } from '../core/filter.js';
 import type { DocKind, MemoryEvent } from '../core/types.js';
+import { ANSWERER_ROLES, ASKER_ROLES } from '../core/speakers.js';
 import type { ScopeFilter, Storage } from '../ports/storage.js';
 import { words } from './text.js';
 import { atRelevance, clamp01 } from './score.js';
@@ -208,10 +209,6 @@ export async function expandCandidates<C extends Candidate>(storage: Storage, re
   return s.authorBonus > 0 ? favourNamedAuthors(req.query, expanded, s.authorBonus, req.rescore) : expanded;
 }
 
-/** Roles that name the person asking an assistant (core/speakers.ts: roles, not people). */
-export const ASKER_ROLES: ReadonlySet<string> = new Set(['user', 'human']);
-/** Roles that name the one who answers the asker (core/speakers.ts). */
-export const ANSWERER_ROLES: ReadonlySet<string> = new Set(['assistant', 'ai', 'bot', 'model']);
 const FIRST_PERSON_RE = /\b(?:i|me|my|mine|myself)\b/iu;
 
 /** "you" as the asker's object ("what did I tell you", "have I told you", "to you"): not the one who said something. */
