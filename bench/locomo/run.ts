@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createUseLiteEmbedder } from '../../src/index.js';
 import type { Embedder } from '../../src/index.js';
 import { openMem0, type Mem0Handle } from '../mem0/mem0.js';
-import { DEV_SPLIT, loadLocomo } from './dataset.js';
+import { DEV_SPLIT, loadLocomo, type LocomoConversation } from './dataset.js';
 import { cachedEmbedder } from './embed-cache.js';
 import { benchClock, checkTurnLengths, dataKey, openLocomoEngine, PARAPHRASE_TENANT } from './engine.js';
 import { loadParaphrase, paraphraseCutoffs, paraphraseQueries, paraphraseRecall, type ParaphraseScore, type ParaphraseSplit } from './paraphrase.js';
@@ -91,7 +91,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
   try {
     // `perK`: the list depends on the k asked for (getContext's pool and cut follow top_k), so each k is asked on its
     // own and R@k is what a caller asking for k gets; search lists are the same prefix for every k of a run.
-    const retrievers: Record<string, { locomo: Retriever; para: Retriever; perK?: boolean }> = {
+    const retrievers: Record<string, BenchRetriever> = {
       bm25: { locomo: searchRetriever(engine.memory, 'lexical', 'dia_id'), para: searchRetriever(engine.memory, 'lexical', 'memory_id') },
       vector: { locomo: searchRetriever(engine.memory, 'vector', 'dia_id'), para: searchRetriever(engine.memory, 'vector', 'memory_id') },
       hybrid: { locomo: searchRetriever(engine.memory, 'hybrid', 'dia_id'), para: searchRetriever(engine.memory, 'hybrid', 'memory_id') },
@@ -109,32 +109,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
     const report: Record<string, RetrieverReport> = {};
     for (const [name, r] of Object.entries(retrievers)) {
       log(`retrieving with ${name}…`);
-      const board = Object.fromEntries(ks.map((k) => [k, new Scoreboard()]));
-      const t0 = performance.now();
-      let calls = 0;
-      for (const c of conversations) {
-        const split = DEV_SPLIT.includes(c.id) ? 'dev' : 'heldout';
-        for (const q of c.questions) {
-          clock.at = q.askedAt;
-          const lists = await listsByK((k) => r.locomo(q.question, c.id, k), ks, r.perK === true).finally(() => (clock.at = undefined));
-          calls += r.perK ? ks.length : 1;
-          for (const k of ks) {
-            const s = scoreQuestion(q.evidence, lists.get(k)!, k);
-            if (s) board[k]!.add(groupsOf(q, split), s);
-          }
-        }
-      }
-      // Each paraphrase query is asked once per k, so R@k is what a caller asking for k gets.
-      const askedAt = new Map<number, string[][]>();
-      for (const k of ks) {
-        const lists: string[][] = [];
-        for (const q of paraQueries) lists.push(await r.para(q.q, PARAPHRASE_TENANT, k));
-        askedAt.set(k, lists);
-        calls += paraQueries.length;
-      }
-      const queryMs = Math.round(((performance.now() - t0) / Math.max(1, calls)) * 100) / 100;
-      const paraScore = paraphraseRecall(askedAt, paraQueries.map((q) => q.gold), paraphraseCutoffs(ks));
-      report[name] = { byK: regroup(ks, board), paraphrase: paraScore, queryMs };
+      report[name] = await scoreRetriever(r, conversations, paraQueries, ks, clock);
     }
     const skipped = conversations.flatMap((c) => c.questions.flatMap((q) => q.skipped.map((s) => `${c.id}:${s}`)));
     return {
@@ -155,6 +130,49 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
     await embedder.close();
     for (const h of mem0Handles.values()) rmSync(h.dir, { recursive: true, force: true });
   }
+}
+
+/** A retriever as the bench asks it: LoCoMo's tenants and the paraphrase set's, and whether its list depends on k. */
+interface BenchRetriever {
+  locomo: Retriever;
+  para: Retriever;
+  perK?: boolean;
+}
+
+/** Every LoCoMo question (at its own date) and every paraphrase query through one retriever, scored at each k. */
+async function scoreRetriever(
+  r: BenchRetriever,
+  conversations: readonly LocomoConversation[],
+  paraQueries: readonly { q: string; gold: string }[],
+  ks: readonly number[],
+  clock: ReturnType<typeof benchClock>,
+): Promise<RetrieverReport> {
+  const board = Object.fromEntries(ks.map((k) => [k, new Scoreboard()]));
+  const t0 = performance.now();
+  let calls = 0;
+  for (const c of conversations) {
+    const split = DEV_SPLIT.includes(c.id) ? 'dev' : 'heldout';
+    for (const q of c.questions) {
+      clock.at = q.askedAt;
+      const lists = await listsByK((k) => r.locomo(q.question, c.id, k), ks, r.perK === true).finally(() => (clock.at = undefined));
+      calls += r.perK ? ks.length : 1;
+      for (const k of ks) {
+        const s = scoreQuestion(q.evidence, lists.get(k)!, k);
+        if (s) board[k]!.add(groupsOf(q, split), s);
+      }
+    }
+  }
+  // Each paraphrase query is asked once per k, so R@k is what a caller asking for k gets.
+  const askedAt = new Map<number, string[][]>();
+  for (const k of ks) {
+    const lists: string[][] = [];
+    for (const q of paraQueries) lists.push(await r.para(q.q, PARAPHRASE_TENANT, k));
+    askedAt.set(k, lists);
+    calls += paraQueries.length;
+  }
+  const queryMs = Math.round(((performance.now() - t0) / Math.max(1, calls)) * 100) / 100;
+  const paraScore = paraphraseRecall(askedAt, paraQueries.map((q) => q.gold), paraphraseCutoffs(ks));
+  return { byK: regroup(ks, board), paraphrase: paraScore, queryMs };
 }
 
 /** One Mem0 store per conversation (its memory store scans every row of the file per query), user = conversation. */
@@ -179,7 +197,7 @@ async function ingestMem0(
   return Math.round(((performance.now() - t0) / 1000) * 10) / 10;
 }
 
-function regroup(ks: number[], board: Record<number, Scoreboard>): Record<string, Record<string, Tally>> {
+function regroup(ks: readonly number[], board: Record<number, Scoreboard>): Record<string, Record<string, Tally>> {
   const out: Record<string, Record<string, Tally>> = {};
   for (const k of ks) for (const [g, t] of Object.entries(board[k]!.means())) (out[g] ??= {})[String(k)] = t;
   return out;
